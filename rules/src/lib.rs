@@ -1,0 +1,27 @@
+//! The rules of Chimera's chess variants: positions, legal moves, outcomes, notation and perft.
+//!
+//! Pure and synchronous. A [`Setup`] is what a FEN says; a [`Position`] is a setup the rules
+//! accept; [`Position::legal_moves`] and [`Position::play_unchecked`] drive a game.
+
+pub mod bitboard;
+pub mod board;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod role;
+pub mod setup;
+pub mod square;
+pub mod variant;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use geometry::Geometry;
+pub use moves::{Move, MoveKind};
+pub use perft::{divide, perft};
+pub use position::{Position, PositionError};
+pub use role::{Color, Piece, Role};
+pub use setup::{FenError, Setup};
+pub use square::Square;
+pub use variant::{UnknownVariant, Variant};

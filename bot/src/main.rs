@@ -1,1 +1,7 @@
-fn main() {}
+//! `chimera`: the command line (DESIGN.md gives the contract).
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::run()
+}

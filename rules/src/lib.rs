@@ -5,6 +5,7 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod coord;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
@@ -17,6 +18,7 @@ pub mod variant;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use coord::CoordError;
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind};
 pub use perft::{divide, perft};

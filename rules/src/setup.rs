@@ -73,7 +73,7 @@ impl Setup {
             let rank = geo.height - 1 - i as u8;
             let mut file: u32 = 0;
             let mut run: u32 = 0;
-            let mut flush = |run: &mut u32, file: &mut u32| {
+            let flush = |run: &mut u32, file: &mut u32| {
                 *file += *run;
                 *run = 0;
             };

@@ -1,0 +1,103 @@
+//! Command-line parsing and the offline commands (variants, perft, replay).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use rules::{Position, Variant};
+
+#[derive(Parser)]
+#[command(name = "chimera", version, about = "Chess variants hosted in chat")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Lists every variant: id, name and start FEN.
+    Variants,
+    /// Counts the legal move sequences of DEPTH plies (the last line printed is the count).
+    Perft {
+        variant: Variant,
+        depth: u32,
+        /// Start from this FEN instead of the variant's start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Coordinate moves to play first, separated by spaces.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Print the count below each legal move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match dispatch(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Variants => {
+            for v in Variant::ALL {
+                println!("{}\t{}\t{}", v.id(), v.name(), v.start_fen());
+            }
+        }
+        Command::Perft { variant, depth, fen, moves, divide } => {
+            perft(variant, depth, fen.as_deref(), moves.as_deref(), divide)?
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A position from an optional FEN and optional coordinate moves.
+fn position(variant: Variant, fen: Option<&str>, moves: Option<&str>) -> Result<Position> {
+    let mut pos = match fen {
+        Some(fen) => Position::from_fen(variant, fen).context("bad --fen")?,
+        None => Position::start(variant),
+    };
+    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        let m = pos
+            .parse_coord(text)
+            .with_context(|| format!("--moves: move {} `{text}`", i + 1))?;
+        pos.play_unchecked(&m);
+    }
+    Ok(pos)
+}
+
+fn perft(variant: Variant, depth: u32, fen: Option<&str>, moves: Option<&str>, divide: bool) -> Result<()> {
+    if depth > 20 {
+        bail!("depth {depth} is too deep to count; perft takes a depth of at most 20");
+    }
+    let pos = position(variant, fen, moves)?;
+    let start = Instant::now();
+    let nodes = if divide {
+        let mut total = 0;
+        for (m, n) in rules::divide(&pos, depth) {
+            println!("{} {n}", pos.coord(&m));
+            total += n;
+        }
+        total
+    } else {
+        rules::perft(&pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("{nodes} nodes in {secs:.3} s: {:.1} million nodes per second", nodes as f64 / secs.max(1e-9) / 1e6);
+    println!("{nodes}");
+    Ok(())
+}

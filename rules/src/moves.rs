@@ -3,7 +3,7 @@
 use crate::role::Role;
 use crate::square::Square;
 
-/// One move. Everything its effects depend on is either here or on the board it is played on
+/// One move (in Grolman Chess, one whole turn: the lead move and its chain). Everything its effects depend on is either here or on the board it is played on
 /// (what a capture does in Golem or Werewolf Chess follows from the two roles).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
@@ -16,6 +16,8 @@ pub struct Move {
     pub capture: Option<Role>,
     pub promotion: Option<Role>,
     pub kind: MoveKind,
+    /// Grolman Chess: the followers that this lead move sets off.
+    pub chain: Chain,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -30,7 +32,7 @@ pub enum MoveKind {
 
 impl Move {
     pub(crate) const fn new(role: Role, from: Square, to: Square, capture: Option<Role>) -> Move {
-        Move { role, from, to, capture, promotion: None, kind: MoveKind::Normal }
+        Move { role, from, to, capture, promotion: None, kind: MoveKind::Normal, chain: Chain::EMPTY }
     }
 
     pub fn is_capture(&self) -> bool {
@@ -47,5 +49,69 @@ impl Move {
             MoveKind::Hop { over, .. } => Some(over),
             _ => None,
         }
+    }
+}
+
+/// The most followers a Grolman turn can have: every other piece of the side.
+pub const MAX_CHAIN: usize = 15;
+
+/// One follower of a Grolman chain: a friendly piece stepping into the square just vacated.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Step {
+    pub role: Role,
+    pub from: Square,
+    pub to: Square,
+    /// A pawn reaching the last rank in the chain promotes.
+    pub promotion: Option<Role>,
+}
+
+/// The forced chain of a Grolman turn, in order (empty in every other variant).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Chain {
+    len: u8,
+    steps: [Step; MAX_CHAIN],
+}
+
+const FILLER: Step = Step { role: Role::Pawn, from: Square::from_index(0), to: Square::from_index(0), promotion: None };
+
+impl Chain {
+    pub const EMPTY: Chain = Chain { len: 0, steps: [FILLER; MAX_CHAIN] };
+
+    pub fn steps(&self) -> &[Step] {
+        &self.steps[..self.len as usize]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Adds a step.
+    ///
+    /// # Panics
+    /// Past [`MAX_CHAIN`] steps, which no position allows.
+    pub fn push(&mut self, step: Step) {
+        self.steps[self.len as usize] = step;
+        self.len += 1;
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.len -= 1;
+        self.steps[self.len as usize] = FILLER;
+    }
+}
+
+impl Default for Chain {
+    fn default() -> Chain {
+        Chain::EMPTY
+    }
+}
+
+impl std::fmt::Debug for Chain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.steps()).finish()
     }
 }

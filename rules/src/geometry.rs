@@ -173,6 +173,26 @@ impl Geometry {
         self.pawn[color.index()][sq.index()]
     }
 
+    /// Every square on a diagonal through `sq` (bishop moves on an empty board).
+    #[inline]
+    pub fn bishop_lines(&self, sq: Square) -> Bitboard {
+        let r = &self.queen_rays[sq.index()];
+        r[2] | r[3] | r[6] | r[7]
+    }
+
+    /// Every square on the rank and file of `sq` (rook moves on an empty board).
+    #[inline]
+    pub fn rook_lines(&self, sq: Square) -> Bitboard {
+        let r = &self.queen_rays[sq.index()];
+        r[0] | r[1] | r[4] | r[5]
+    }
+
+    /// The squares two steps away along a queen line.
+    #[inline]
+    pub fn ring2(&self, sq: Square) -> Bitboard {
+        self.ring2[sq.index()]
+    }
+
     #[inline]
     pub fn between(&self, a: Square, b: Square) -> Bitboard {
         self.between[a.index()][b.index()]
@@ -193,6 +213,20 @@ impl Geometry {
             Some(b) => ray ^ table[b.index()][d],
             None => ray,
         }
+    }
+
+    /// The first occupied square from `sq` in queen direction `d` (empty if none).
+    #[inline]
+    pub fn first_hit(&self, sq: Square, d: usize, occupied: Bitboard) -> Bitboard {
+        let blockers = self.queen_rays[sq.index()][d] & occupied;
+        let first = if d < 4 { blockers.first() } else { blockers.last() };
+        first.map_or(Bitboard::EMPTY, Bitboard::from)
+    }
+
+    /// The squares of the ray from `sq` in queen direction `d`.
+    #[inline]
+    pub fn ray(&self, sq: Square, d: usize) -> Bitboard {
+        self.queen_rays[sq.index()][d]
     }
 
     #[inline]

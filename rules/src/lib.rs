@@ -7,6 +7,7 @@ pub mod bitboard;
 pub mod board;
 pub mod coord;
 pub mod geometry;
+mod grolman;
 pub mod movegen;
 pub mod game;
 pub mod moves;

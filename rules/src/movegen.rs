@@ -55,6 +55,29 @@ impl Sink for Collect<'_> {
     }
 }
 
+/// Passes moves on, noting whether there were any.
+struct Tracked<'a, S> {
+    inner: &'a mut S,
+    any: bool,
+}
+
+impl<S: Sink> Sink for Tracked<'_, S> {
+    fn targets(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
+        self.any |= targets.any();
+        self.inner.targets(pos, role, from, targets);
+    }
+
+    fn pawn_targets(&mut self, pos: &Position, from: Square, targets: Bitboard) {
+        self.any |= targets.any();
+        self.inner.pawn_targets(pos, from, targets);
+    }
+
+    fn push(&mut self, m: Move) {
+        self.any = true;
+        self.inner.push(m);
+    }
+}
+
 pub(crate) struct Count(pub u64);
 
 impl Sink for Count {
@@ -99,9 +122,18 @@ impl Position {
         if self.is_decided() {
             return false;
         }
-        let mut pseudo = Vec::new();
-        self.generate_pseudo(&mut Collect(&mut pseudo), true);
-        pseudo.contains(m) && self.keeps_royal_safe(m) && self.castling_path_safe(m)
+        if self.variant == Variant::Grolman {
+            return self.is_legal_turn(m);
+        }
+        let legal_among = |lift_r1: bool| {
+            let mut pseudo = Vec::new();
+            self.generate_pseudo(&mut Collect(&mut pseudo), true, lift_r1);
+            pseudo.retain(|m| self.keeps_royal_safe(m) && self.castling_path_safe(m));
+            pseudo
+        };
+        let strict = legal_among(false);
+        // Golem Chess, restriction 4: with no other legal move, restriction 1 is lifted.
+        strict.contains(m) || (strict.is_empty() && legal_among(true).contains(m))
     }
 
     /// A game already decided by a capture of the royal piece, or (Grolman) a turn that left
@@ -135,10 +167,18 @@ impl Position {
         if self.is_decided() {
             return;
         }
-        if self.variant.has_check_rule() {
-            self.generate_checked(sink);
-        } else {
-            self.generate_pseudo(sink, true);
+        match self.variant {
+            Variant::Grolman => self.generate_turns(sink),
+            Variant::GhostKing => self.generate_pseudo(sink, true, false),
+            Variant::Golem => {
+                let mut tracked = Tracked { inner: sink, any: false };
+                self.generate_checked(&mut tracked, false);
+                if !tracked.any {
+                    // Restriction 4: nothing else is legal, so restriction 1 is lifted.
+                    self.generate_checked(sink, true);
+                }
+            }
+            _ => self.generate_checked(sink, false),
         }
     }
 
@@ -261,12 +301,12 @@ impl Position {
 
     /// Every move by the pieces' movement, ignoring check (`castle`: with castling, whose
     /// attack conditions are left to the caller).
-    pub(crate) fn generate_pseudo<S: Sink>(&self, sink: &mut S, castle: bool) {
+    pub(crate) fn generate_pseudo<S: Sink>(&self, sink: &mut S, castle: bool, lift_r1: bool) {
         let ours = self.board.by_color(self.turn);
         let occ = self.board.occupied();
         for from in ours {
             let role = self.board.role_at(from).expect("own piece");
-            let targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role);
+            let targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role, from, lift_r1);
             if role == Role::Pawn {
                 sink.pawn_targets(self, from, targets);
             } else {
@@ -282,14 +322,33 @@ impl Position {
         }
     }
 
-    /// Targets a role may never take: a King cannot capture a Golem (it would be removed).
+    /// Enemy pieces that a piece of `role` on `from` may not take (Golem Chess only): a King
+    /// never takes a Golem (it would be removed), and the capture restrictions between
+    /// Golem-kind pieces (restriction 1 unless `lift_r1`, restriction 2; see RULINGS.md).
     #[inline]
-    fn forbidden_targets(&self, role: Role) -> Bitboard {
-        if self.variant == Variant::Golem && role == Role::King {
-            self.board.by_role(Role::Golem)
-        } else {
-            Bitboard::EMPTY
+    fn forbidden_targets(&self, role: Role, from: Square, lift_r1: bool) -> Bitboard {
+        if self.variant != Variant::Golem {
+            return Bitboard::EMPTY;
         }
+        let b = &self.board;
+        let enemy_golems = (b.by_role(Role::Golem) | b.by_role(Role::HalfGolem)) & b.by_color(!self.turn);
+        let mut forbidden = if role == Role::King { b.by_role(Role::Golem) } else { Bitboard::EMPTY };
+        if enemy_golems.is_empty() {
+            return forbidden;
+        }
+        if !role.is_golem_kind() {
+            // Restriction 2: right after losing a Golem-kind piece, only Golem-kind pieces
+            // may take one.
+            if self.golem_captured {
+                forbidden |= enemy_golems;
+            }
+        } else if !lift_r1 {
+            // Restriction 1 (adjacent targets are free: restriction 3).
+            let occ = b.occupied().without(from);
+            forbidden |= (enemy_golems & self.geo.ring2(from))
+                .filter_squares(|target| self.attackers(target, !self.turn, occ).any());
+        }
+        forbidden
     }
 
     /// After `m`, is the mover's royal piece out of reach (variants with a check rule)?
@@ -350,7 +409,7 @@ impl Position {
         blockers & b.by_color(self.turn)
     }
 
-    fn generate_checked<S: Sink>(&self, sink: &mut S) {
+    fn generate_checked<S: Sink>(&self, sink: &mut S, lift_r1: bool) {
         let us = self.turn;
         let king = self.royal_square(us).expect("validated position has a king");
         let occ = self.board.occupied();
@@ -358,7 +417,7 @@ impl Position {
         if self.attackers(king, !us, occ).any() {
             // Evasions: few enough to try one by one.
             let mut pseudo = Vec::with_capacity(64);
-            self.generate_pseudo(&mut Collect(&mut pseudo), false);
+            self.generate_pseudo(&mut Collect(&mut pseudo), false, lift_r1);
             for m in pseudo {
                 if self.keeps_royal_safe(&m) {
                     sink.push(m);
@@ -373,7 +432,7 @@ impl Position {
         let line_pins_suffice = self.variant != Variant::Golem;
         for from in ours.without(king) {
             let role = self.board.role_at(from).expect("own piece");
-            let mut targets = self.piece_targets(role, from, occ, ours);
+            let mut targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role, from, lift_r1);
             if blockers.contains(from) {
                 if line_pins_suffice && role != Role::Werewolf {
                     targets &= self.geo.line(king, from);
@@ -404,7 +463,7 @@ impl Position {
             }
         }
         let without_king = occ.without(king);
-        let king_targets = (self.geo.king_attacks(king) - ours - self.forbidden_targets(Role::King))
+        let king_targets = (self.geo.king_attacks(king) - ours - self.forbidden_targets(Role::King, king, lift_r1))
             .filter_squares(|to| self.attackers(to, !us, without_king).is_empty());
         sink.targets(self, Role::King, king, king_targets);
         self.en_passant(sink, safe);

@@ -320,6 +320,9 @@ impl Position {
                 }
             }
         }
+        if !m.chain.is_empty() {
+            self.play_chain(&m.chain);
+        }
         if m.role.is_royal() {
             cleared |= self.geo.ranks[self.geo.back_rank(us) as usize];
         }

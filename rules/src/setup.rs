@@ -179,7 +179,10 @@ impl Setup {
 
 fn parse_castling(variant: Variant, text: &str) -> Result<Bitboard, FenError> {
     let err = || FenError::Castling(text.to_string());
-    let files = variant.castling_files().ok_or_else(err)?;
+    let Some(files) = variant.castling_files() else {
+        // Grolman Chess has no castling: a FIDE castling field is accepted and means nothing.
+        return if text.chars().all(|c| "KQkq".contains(c)) { Ok(Bitboard::EMPTY) } else { Err(err()) };
+    };
     let geo = variant.geometry();
     let mut rights = Bitboard::EMPTY;
     for c in text.chars() {

@@ -63,9 +63,10 @@ impl Variant {
 
     pub const fn start_fen(self) -> &'static str {
         match self {
-            Variant::Chess | Variant::Grolman | Variant::GhostKing => {
+            Variant::Chess | Variant::GhostKing => {
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
             }
+            Variant::Grolman => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
             Variant::Golem => "rnbgkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR w KQkq - 0 1",
             Variant::Werewolf => "rnbwkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBWKBNR w KQkq - 0 1",
             Variant::UnicornGreat => {

@@ -58,8 +58,12 @@ impl Position {
 
 fn looks_like_coord(s: &str) -> bool {
     s.split(',').all(|leg| {
-        let Some((_, rest)) = crate::square::split_square(leg) else { return false };
-        let Some((_, rest)) = crate::square::split_square(rest) else { return false };
+        let Some((_, rest)) = crate::square::split_square(leg) else {
+            return false;
+        };
+        let Some((_, rest)) = crate::square::split_square(rest) else {
+            return false;
+        };
         rest.is_empty() || (rest.len() == 1 && rest.chars().all(|c| c.is_ascii_alphabetic()))
     }) && !s.is_empty()
 }

@@ -29,7 +29,12 @@ pub enum PlayError {
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game { positions: vec![start.clone()], start, moves: Vec::new(), declared: None }
+        Game {
+            positions: vec![start.clone()],
+            start,
+            moves: Vec::new(),
+            declared: None,
+        }
     }
 
     pub fn start(&self) -> &Position {
@@ -115,11 +120,17 @@ impl Game {
     }
 
     pub fn resign(&mut self, loser: Color) {
-        self.declared.get_or_insert(Outcome::Decisive { winner: !loser, reason: WinReason::Resignation });
+        self.declared.get_or_insert(Outcome::Decisive {
+            winner: !loser,
+            reason: WinReason::Resignation,
+        });
     }
 
     pub fn time_out(&mut self, loser: Color) {
-        self.declared.get_or_insert(Outcome::Decisive { winner: !loser, reason: WinReason::Timeout });
+        self.declared.get_or_insert(Outcome::Decisive {
+            winner: !loser,
+            reason: WinReason::Timeout,
+        });
     }
 
     /// Ends the game drawn: by agreement, or by a claim that [`Game::claimable_draw`] allowed.
@@ -130,5 +141,9 @@ impl Game {
 
 /// What makes two positions "the same" for repetition: everything but the move counters.
 fn repetition_key(pos: &Position) -> Setup {
-    Setup { halfmoves: 0, fullmoves: 0, ..pos.to_setup() }
+    Setup {
+        halfmoves: 0,
+        fullmoves: 0,
+        ..pos.to_setup()
+    }
 }

@@ -8,20 +8,23 @@
 //! occupied squares and our pieces by kind.
 
 use crate::bitboard::Bitboard;
-use crate::geometry::{BISHOP_DIRS, ROOK_DIRS};
 use crate::movegen::{Collect, Sink};
 use crate::moves::{Chain, Move, MoveKind, Step};
 use crate::position::Position;
 use crate::role::{Color, Piece, Role};
 use crate::square::Square;
 
-
 impl Position {
     /// Every legal turn: each lead move with each chain it can set off.
     pub(crate) fn generate_turns<S: Sink>(&self, sink: &mut S) {
         let shadow = Shadow::of(self);
         for lead in self.lead_moves() {
-            self.for_each_chain(&shadow, &lead, |chain| sink.push(Move { chain: *chain, ..lead }));
+            self.for_each_chain(&shadow, &lead, |chain| {
+                sink.push(Move {
+                    chain: *chain,
+                    ..lead
+                })
+            });
         }
     }
 
@@ -39,11 +42,19 @@ impl Position {
     /// Every legal turn that starts with `lead` (its chain ignored): what a host offers when
     /// a lead move alone leaves choices open. Empty when `lead` is no legal lead move here.
     pub fn turns_from_lead(&self, lead: &Move) -> Vec<Move> {
-        let lead = Move { chain: Chain::EMPTY, ..*lead };
+        let lead = Move {
+            chain: Chain::EMPTY,
+            ..*lead
+        };
         let mut turns = Vec::new();
         if !self.is_decided() && self.lead_moves().contains(&lead) {
             let shadow = Shadow::of(self);
-            self.for_each_chain(&shadow, &lead, |chain| turns.push(Move { chain: *chain, ..lead }));
+            self.for_each_chain(&shadow, &lead, |chain| {
+                turns.push(Move {
+                    chain: *chain,
+                    ..lead
+                })
+            });
         }
         turns
     }
@@ -56,7 +67,10 @@ impl Position {
     fn for_each_chain(&self, before: &Shadow, lead: &Move, mut visit: impl FnMut(&Chain)) {
         let mut shadow = *before;
         if lead.kind == MoveKind::EnPassant {
-            let passed = lead.to.offset(0, -self.turn.forward()).expect("en passant square inside");
+            let passed = lead
+                .to
+                .offset(0, -self.turn.forward())
+                .expect("en passant square inside");
             shadow.occupied = shadow.occupied.without(passed);
         }
         shadow.shift(lead.role, lead.from, lead.to, lead.promotion);
@@ -86,7 +100,15 @@ impl Shadow {
         let role = |r: Role| b.by_role(r) & mine;
         Shadow {
             occupied: b.occupied(),
-            ours: [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King].map(role),
+            ours: [
+                Role::Pawn,
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ]
+            .map(role),
         }
     }
 
@@ -139,7 +161,12 @@ impl Follow<'_> {
         for from in candidates {
             for &promotion in promotions {
                 shadow.shift(role, from, vacated, promotion);
-                self.chain.push(Step { role, from, to: vacated, promotion });
+                self.chain.push(Step {
+                    role,
+                    from,
+                    to: vacated,
+                    promotion,
+                });
                 self.extend(shadow, from, visit);
                 self.chain.pop();
                 *shadow = before;
@@ -163,19 +190,21 @@ impl Follow<'_> {
         if found.any() {
             return (Role::Knight, found);
         }
-        // Sliders: only the first piece in each direction can step in, and only directions
-        // with a candidate somewhere along them need looking at.
+        // Sliders: look along a line only when one of ours stands somewhere on it.
         let (bishops, rooks, queens) = (mine(Role::Bishop), mine(Role::Rook), mine(Role::Queen));
-        let first_hits = |dirs: [usize; 4], riders: Bitboard| {
-            dirs.iter()
-                .filter(|&&d| (g.ray(to, d) & riders).any())
-                .fold(Bitboard::EMPTY, |acc, &d| acc | g.first_hit(to, d, occ))
+        let diagonal = if (g.bishop_lines(to) & (bishops | queens)).any() {
+            g.bishop_attacks(to, occ)
+        } else {
+            Bitboard::EMPTY
         };
-        let diagonal = first_hits(BISHOP_DIRS, bishops | queens);
         if (diagonal & bishops).any() {
             return (Role::Bishop, diagonal & bishops);
         }
-        let straight = first_hits(ROOK_DIRS, rooks | queens);
+        let straight = if (g.rook_lines(to) & (rooks | queens)).any() {
+            g.rook_attacks(to, occ)
+        } else {
+            Bitboard::EMPTY
+        };
         if (straight & rooks).any() {
             return (Role::Rook, straight & rooks);
         }
@@ -195,7 +224,12 @@ impl Follow<'_> {
     }
 }
 
-const PROMOTIONS: [Option<Role>; 4] = [Some(Role::Queen), Some(Role::Rook), Some(Role::Bishop), Some(Role::Knight)];
+const PROMOTIONS: [Option<Role>; 4] = [
+    Some(Role::Queen),
+    Some(Role::Rook),
+    Some(Role::Bishop),
+    Some(Role::Knight),
+];
 
 impl Position {
     /// Plays the followers of a Grolman turn after its lead move: the last pawn double step of
@@ -204,14 +238,17 @@ impl Position {
         let us = self.turn;
         for step in chain.steps() {
             self.board.discard(step.from);
-            self.board.set(step.to, Piece::new(us, step.promotion.unwrap_or(step.role)));
+            self.board
+                .set(step.to, Piece::new(us, step.promotion.unwrap_or(step.role)));
             if step.role == Role::Pawn {
                 self.halfmoves = 0;
                 if step.from.rank().abs_diff(step.to.rank()) == 2 {
                     let ep = Square::new(step.from.file(), (step.from.rank() + step.to.rank()) / 2)
                         .expect("inside the frame");
                     let enemy_pawns = self.board.by_piece(Piece::new(!us, Role::Pawn));
-                    self.ep_square = (self.geo.pawn_attacks(us, ep) & enemy_pawns).any().then_some(ep);
+                    self.ep_square = (self.geo.pawn_attacks(us, ep) & enemy_pawns)
+                        .any()
+                        .then_some(ep);
                 }
             }
         }

@@ -30,7 +30,8 @@ impl Sink for Collect<'_> {
     #[inline]
     fn targets(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
         for to in targets {
-            self.0.push(Move::new(role, from, to, pos.board.role_at(to)));
+            self.0
+                .push(Move::new(role, from, to, pos.board.role_at(to)));
         }
     }
 
@@ -41,7 +42,10 @@ impl Sink for Collect<'_> {
             let m = Move::new(Role::Pawn, from, to, capture);
             if last.contains(to) && !capture.is_some_and(|c| pos.capture_transforms(c)) {
                 for &promotion in pos.variant.promotions() {
-                    self.0.push(Move { promotion: Some(promotion), ..m });
+                    self.0.push(Move {
+                        promotion: Some(promotion),
+                        ..m
+                    });
                 }
             } else {
                 self.0.push(m);
@@ -141,7 +145,8 @@ impl Position {
     pub fn is_decided(&self) -> bool {
         match self.variant {
             Variant::GhostKing => {
-                self.royal_square(Color::White).is_none() || self.royal_square(Color::Black).is_none()
+                self.royal_square(Color::White).is_none()
+                    || self.royal_square(Color::Black).is_none()
             }
             Variant::Grolman => self.royal_attacked(!self.turn),
             _ => false,
@@ -160,7 +165,10 @@ impl Position {
 
     /// Whether taking a piece of `role` changes the capturer (so a pawn does not promote).
     pub(crate) fn capture_transforms(&self, role: Role) -> bool {
-        matches!((self.variant, role), (Variant::Golem, Role::Golem) | (Variant::Werewolf, Role::Werewolf))
+        matches!(
+            (self.variant, role),
+            (Variant::Golem, Role::Golem) | (Variant::Werewolf, Role::Werewolf)
+        )
     }
 
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
@@ -171,7 +179,10 @@ impl Position {
             Variant::Grolman => self.generate_turns(sink),
             Variant::GhostKing => self.generate_pseudo(sink, true, false),
             Variant::Golem => {
-                let mut tracked = Tracked { inner: sink, any: false };
+                let mut tracked = Tracked {
+                    inner: sink,
+                    any: false,
+                };
                 self.generate_checked(&mut tracked, false);
                 if !tracked.any {
                     // Restriction 4: nothing else is legal, so restriction 1 is lifted.
@@ -235,7 +246,9 @@ impl Position {
         let royals = self.board.by_role(self.variant.royal());
         for d in 0..8 {
             let [first, second, _] = *self.geo.steps(from, d);
-            let (Some(over), Some(to)) = (first.first(), second.first()) else { continue };
+            let (Some(over), Some(to)) = (first.first(), second.first()) else {
+                continue;
+            };
             if (first & them - royals).any() && !ours.contains(to) {
                 let taken = self.board.role_at(over).expect("enemy piece");
                 let m = Move {
@@ -265,7 +278,9 @@ impl Position {
 
     /// Castling moves whose king path (the squares it crosses and lands on) satisfies `path_safe`.
     fn castles<S: Sink>(&self, sink: &mut S, path_safe: impl Fn(Bitboard) -> bool) {
-        let Some(files) = self.variant.castling_files() else { return };
+        let Some(files) = self.variant.castling_files() else {
+            return;
+        };
         let us = self.turn;
         let rank = self.geo.back_rank(us);
         let rights = self.castling & self.geo.ranks[rank as usize];
@@ -281,11 +296,10 @@ impl Position {
             }
             let king_to = Square::new(files.king_to[side], rank).expect("inside the frame");
             let rook_to = Square::new(files.rook_to[side], rank).expect("inside the frame");
-            let must_be_empty = (self.geo.between(king, rook)
-                | Bitboard::from(king_to)
-                | Bitboard::from(rook_to))
-                - Bitboard::from(king)
-                - Bitboard::from(rook);
+            let must_be_empty =
+                (self.geo.between(king, rook) | Bitboard::from(king_to) | Bitboard::from(rook_to))
+                    - Bitboard::from(king)
+                    - Bitboard::from(rook);
             if (must_be_empty & occ).any() {
                 continue;
             }
@@ -306,7 +320,8 @@ impl Position {
         let occ = self.board.occupied();
         for from in ours {
             let role = self.board.role_at(from).expect("own piece");
-            let targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role, from, lift_r1);
+            let targets = self.piece_targets(role, from, occ, ours)
+                - self.forbidden_targets(role, from, lift_r1);
             if role == Role::Pawn {
                 sink.pawn_targets(self, from, targets);
             } else {
@@ -331,8 +346,13 @@ impl Position {
             return Bitboard::EMPTY;
         }
         let b = &self.board;
-        let enemy_golems = (b.by_role(Role::Golem) | b.by_role(Role::HalfGolem)) & b.by_color(!self.turn);
-        let mut forbidden = if role == Role::King { b.by_role(Role::Golem) } else { Bitboard::EMPTY };
+        let enemy_golems =
+            (b.by_role(Role::Golem) | b.by_role(Role::HalfGolem)) & b.by_color(!self.turn);
+        let mut forbidden = if role == Role::King {
+            b.by_role(Role::Golem)
+        } else {
+            Bitboard::EMPTY
+        };
         if enemy_golems.is_empty() {
             return forbidden;
         }
@@ -378,8 +398,10 @@ impl Position {
         let g = self.geo;
         let them = b.by_color(!self.turn);
         let occ = b.occupied();
-        let rooks = (b.by_role(Role::Rook) | b.by_role(Role::Queen) | b.by_role(Role::Chancellor)) & them;
-        let bishops = (b.by_role(Role::Bishop) | b.by_role(Role::Queen) | b.by_role(Role::Unicorn)) & them;
+        let rooks =
+            (b.by_role(Role::Rook) | b.by_role(Role::Queen) | b.by_role(Role::Chancellor)) & them;
+        let bishops =
+            (b.by_role(Role::Bishop) | b.by_role(Role::Queen) | b.by_role(Role::Unicorn)) & them;
         let mut snipers = (g.rook_attacks(king, Bitboard::EMPTY) & rooks)
             | (g.bishop_attacks(king, Bitboard::EMPTY) & bishops);
         let riders = b.by_role(Role::Unicorn) & them;
@@ -411,7 +433,9 @@ impl Position {
 
     fn generate_checked<S: Sink>(&self, sink: &mut S, lift_r1: bool) {
         let us = self.turn;
-        let king = self.royal_square(us).expect("validated position has a king");
+        let king = self
+            .royal_square(us)
+            .expect("validated position has a king");
         let occ = self.board.occupied();
         let ours = self.board.by_color(us);
         if self.attackers(king, !us, occ).any() {
@@ -432,7 +456,8 @@ impl Position {
         let line_pins_suffice = self.variant != Variant::Golem;
         for from in ours.without(king) {
             let role = self.board.role_at(from).expect("own piece");
-            let mut targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role, from, lift_r1);
+            let mut targets = self.piece_targets(role, from, occ, ours)
+                - self.forbidden_targets(role, from, lift_r1);
             if blockers.contains(from) {
                 if line_pins_suffice && role != Role::Werewolf {
                     targets &= self.geo.line(king, from);
@@ -463,10 +488,14 @@ impl Position {
             }
         }
         let without_king = occ.without(king);
-        let king_targets = (self.geo.king_attacks(king) - ours - self.forbidden_targets(Role::King, king, lift_r1))
-            .filter_squares(|to| self.attackers(to, !us, without_king).is_empty());
+        let king_targets = (self.geo.king_attacks(king)
+            - ours
+            - self.forbidden_targets(Role::King, king, lift_r1))
+        .filter_squares(|to| self.attackers(to, !us, without_king).is_empty());
         sink.targets(self, Role::King, king, king_targets);
         self.en_passant(sink, safe);
-        self.castles(sink, |path| path.all_squares(|sq| self.attackers(sq, !us, without_king).is_empty()));
+        self.castles(sink, |path| {
+            path.all_squares(|sq| self.attackers(sq, !us, without_king).is_empty())
+        });
     }
 }

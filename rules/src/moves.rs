@@ -25,14 +25,27 @@ pub enum MoveKind {
     Normal,
     EnPassant,
     /// Castling with the rook standing on `rook`.
-    Castle { rook: Square },
+    Castle {
+        rook: Square,
+    },
     /// A Werewolf's jump that also takes the enemy piece on `over` (`role`).
-    Hop { over: Square, taken: Role },
+    Hop {
+        over: Square,
+        taken: Role,
+    },
 }
 
 impl Move {
     pub(crate) const fn new(role: Role, from: Square, to: Square, capture: Option<Role>) -> Move {
-        Move { role, from, to, capture, promotion: None, kind: MoveKind::Normal, chain: Chain::EMPTY }
+        Move {
+            role,
+            from,
+            to,
+            capture,
+            promotion: None,
+            kind: MoveKind::Normal,
+            chain: Chain::EMPTY,
+        }
     }
 
     pub fn is_capture(&self) -> bool {
@@ -72,10 +85,18 @@ pub struct Chain {
     steps: [Step; MAX_CHAIN],
 }
 
-const FILLER: Step = Step { role: Role::Pawn, from: Square::from_index(0), to: Square::from_index(0), promotion: None };
+const FILLER: Step = Step {
+    role: Role::Pawn,
+    from: Square::from_index(0),
+    to: Square::from_index(0),
+    promotion: None,
+};
 
 impl Chain {
-    pub const EMPTY: Chain = Chain { len: 0, steps: [FILLER; MAX_CHAIN] };
+    pub const EMPTY: Chain = Chain {
+        len: 0,
+        steps: [FILLER; MAX_CHAIN],
+    };
 
     pub fn steps(&self) -> &[Step] {
         &self.steps[..self.len as usize]

@@ -59,7 +59,9 @@ impl fmt::Display for Outcome {
                 let how = match reason {
                     WinReason::Checkmate => "by checkmate",
                     WinReason::RoyalCaptured => "by capturing the Ghost King",
-                    WinReason::KingLeftAttacked => "as the loser's turn left their own king attacked",
+                    WinReason::KingLeftAttacked => {
+                        "as the loser's turn left their own king attacked"
+                    }
                     WinReason::Resignation => "by resignation",
                     WinReason::Timeout => "on time",
                 };
@@ -104,7 +106,8 @@ impl Position {
                 Some(Outcome::Draw(DrawReason::Stalemate))
             };
         }
-        self.is_insufficient_material().then_some(Outcome::Draw(DrawReason::InsufficientMaterial))
+        self.is_insufficient_material()
+            .then_some(Outcome::Draw(DrawReason::InsufficientMaterial))
     }
 
     /// Neither side can ever mate, whatever is played: bare kings; in variants of ordinary
@@ -124,7 +127,8 @@ impl Position {
                 let bishops = b.by_role(Role::Bishop);
                 others.count() <= 1
                     || (others == bishops
-                        && ((bishops & self.geo.light) == bishops || (bishops & self.geo.light).is_empty()))
+                        && ((bishops & self.geo.light) == bishops
+                            || (bishops & self.geo.light).is_empty()))
             }
         }
     }

@@ -124,9 +124,9 @@ impl Variant {
             Variant::Golem => &[Pawn, Knight, Bishop, Rook, Queen, King, Golem, HalfGolem],
             Variant::GhostKing => &[Pawn, Knight, Bishop, Rook, Queen, GhostKing],
             Variant::Werewolf => &[Pawn, Knight, Bishop, Rook, King, Werewolf],
-            Variant::UnicornGreat => {
-                &[Pawn, Knight, Bishop, Rook, Queen, King, Unicorn, Chancellor, Lion]
-            }
+            Variant::UnicornGreat => &[
+                Pawn, Knight, Bishop, Rook, Queen, King, Unicorn, Chancellor, Lion,
+            ],
         }
     }
 
@@ -152,7 +152,12 @@ impl Variant {
                 king_to: [7, 3],
                 rook_to: [6, 4],
             }),
-            _ => Some(CastlingFiles { king: 4, rook: [7, 0], king_to: [6, 2], rook_to: [5, 3] }),
+            _ => Some(CastlingFiles {
+                king: 4,
+                rook: [7, 0],
+                king_to: [6, 2],
+                rook_to: [5, 3],
+            }),
         }
     }
 
@@ -174,7 +179,10 @@ impl Variant {
 }
 
 fn sq_bb(names: &[&str]) -> Bitboard {
-    names.iter().map(|n| n.parse::<Square>().expect("square name")).collect()
+    names
+        .iter()
+        .map(|n| n.parse::<Square>().expect("square name"))
+        .collect()
 }
 
 impl fmt::Display for Variant {
@@ -197,7 +205,10 @@ impl FromStr for Variant {
             .filter(|c| c.is_ascii_alphanumeric())
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        let key = key.strip_suffix("chess").filter(|k| !k.is_empty()).unwrap_or(&key);
+        let key = key
+            .strip_suffix("chess")
+            .filter(|k| !k.is_empty())
+            .unwrap_or(&key);
         Variant::ALL
             .into_iter()
             .find(|v| v.id().replace('-', "") == key || (key == "standard" && *v == Variant::Chess))

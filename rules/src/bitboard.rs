@@ -40,7 +40,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index(self.0.trailing_zeros() as u8))
+            Some(Square::from_frame_bit(self.0.trailing_zeros()))
         }
     }
 
@@ -49,7 +49,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index(127 - self.0.leading_zeros() as u8))
+            Some(Square::from_frame_bit(127 - self.0.leading_zeros()))
         }
     }
 

@@ -18,13 +18,26 @@ impl Position {
     /// Every legal turn: each lead move with each chain it can set off.
     pub(crate) fn generate_turns<S: Sink>(&self, sink: &mut S) {
         let shadow = Shadow::of(self);
-        for lead in self.lead_moves() {
-            self.for_each_chain(&shadow, &lead, |chain| {
-                sink.push(Move {
-                    chain: *chain,
-                    ..lead
-                })
-            });
+        if self.is_check() {
+            for lead in self.lead_moves() {
+                self.for_each_chain(&shadow, &lead, |chain| {
+                    sink.push(Move {
+                        chain: *chain,
+                        ..lead
+                    })
+                });
+            }
+        } else {
+            // Out of check every lead is allowed: chains are worked out as leads are generated.
+            self.generate_pseudo(
+                &mut Turns {
+                    pos: self,
+                    shadow,
+                    inner: sink,
+                },
+                false,
+                false,
+            );
         }
     }
 
@@ -82,6 +95,55 @@ impl Position {
             double_step: self.variant.double_step_squares(self.turn),
         };
         follow.extend(&mut shadow, lead.from, &mut visit);
+    }
+}
+
+/// Expands each lead move it receives into its turns.
+struct Turns<'a, S> {
+    pos: &'a Position,
+    shadow: Shadow,
+    inner: &'a mut S,
+}
+
+impl<S: Sink> Turns<'_, S> {
+    #[inline]
+    fn lead(&mut self, lead: Move) {
+        let inner = &mut *self.inner;
+        self.pos.for_each_chain(&self.shadow, &lead, |chain| {
+            inner.push(Move {
+                chain: *chain,
+                ..lead
+            })
+        });
+    }
+}
+
+impl<S: Sink> Sink for Turns<'_, S> {
+    fn targets(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.lead(Move::new(role, from, to, pos.board.role_at(to)));
+        }
+    }
+
+    fn pawn_targets(&mut self, pos: &Position, from: Square, targets: Bitboard) {
+        let last = pos.geo.last_rank(pos.turn);
+        for to in targets {
+            let m = Move::new(Role::Pawn, from, to, pos.board.role_at(to));
+            if last.contains(to) {
+                for &promotion in pos.variant.promotions() {
+                    self.lead(Move {
+                        promotion: Some(promotion),
+                        ..m
+                    });
+                }
+            } else {
+                self.lead(m);
+            }
+        }
+    }
+
+    fn push(&mut self, m: Move) {
+        self.lead(m)
     }
 }
 

@@ -34,6 +34,13 @@ impl Square {
         Square(index)
     }
 
+    /// A square from an index known to be in the frame (a bit of a frame-masked bitboard).
+    #[inline]
+    pub(crate) const fn from_frame_bit(index: u32) -> Square {
+        debug_assert!(index < 100);
+        Square(index as u8)
+    }
+
     pub const fn index(self) -> usize {
         self.0 as usize
     }

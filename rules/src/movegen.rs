@@ -451,15 +451,16 @@ impl Position {
         }
         let blockers = self.pin_blockers(king);
         let safe = |m: &Move| self.keeps_royal_safe(m);
-        // Golem captures remove the capturer, and a pinned Werewolf can jump off its line:
-        // those pinned moves are tried one by one.
+        // A pinned piece that keeps to its pin line stays a shield, unless it can jump along
+        // the line past the pinner or its own king (Werewolf, Lion), or its capture removes it
+        // (Golem Chess): those pinned moves are tried one by one.
         let line_pins_suffice = self.variant != Variant::Golem;
         for from in ours.without(king) {
             let role = self.board.role_at(from).expect("own piece");
             let mut targets = self.piece_targets(role, from, occ, ours)
                 - self.forbidden_targets(role, from, lift_r1);
             if blockers.contains(from) {
-                if line_pins_suffice && role != Role::Werewolf {
+                if line_pins_suffice && !matches!(role, Role::Werewolf | Role::Lion) {
                     targets &= self.geo.line(king, from);
                 } else {
                     let mut each = Vec::new();

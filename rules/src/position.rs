@@ -301,6 +301,10 @@ impl Position {
                 let mut lands = true;
                 if let Some(taken) = self.board.discard(m.to) {
                     self.halfmoves = 0;
+                    if taken.role.is_royal() {
+                        // A captured Ghost King takes its side's castling rights with it.
+                        cleared |= self.geo.ranks[self.geo.back_rank(them) as usize];
+                    }
                     golem_taken = taken.role.is_golem_kind();
                     match (self.variant, taken.role) {
                         (Variant::Golem, Role::Golem) if m.role == Role::Golem => {

@@ -1,0 +1,77 @@
+//! Glicko-2 ratings, one per player and variant, updated game by game (`skillratings`).
+
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+/// A player's Glicko-2 state in one variant.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Rating {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: u32,
+}
+
+impl Default for Rating {
+    fn default() -> Rating {
+        let fresh = Glicko2Rating::new();
+        Rating { rating: fresh.rating, deviation: fresh.deviation, volatility: fresh.volatility, games: 0 }
+    }
+}
+
+impl Rating {
+    /// Few games, or a long break: the rating is a guess (shown with a `?`, as lichess does).
+    pub fn is_provisional(&self) -> bool {
+        self.deviation > 110.0
+    }
+
+    /// `1623` or `1500?`.
+    pub fn display(&self) -> String {
+        format!("{:.0}{}", self.rating, if self.is_provisional() { "?" } else { "" })
+    }
+
+    fn glicko(&self) -> Glicko2Rating {
+        Glicko2Rating { rating: self.rating, deviation: self.deviation, volatility: self.volatility }
+    }
+
+    fn after(&self, g: Glicko2Rating) -> Rating {
+        Rating { rating: g.rating, deviation: g.deviation, volatility: g.volatility, games: self.games + 1 }
+    }
+}
+
+/// Both players' ratings after a game; `white_score` is 1, 0.5 or 0.
+pub fn rate(white: &Rating, black: &Rating, white_score: f64) -> (Rating, Rating) {
+    let outcome = if white_score > 0.75 {
+        Outcomes::WIN
+    } else if white_score < 0.25 {
+        Outcomes::LOSS
+    } else {
+        Outcomes::DRAW
+    };
+    let (w, b) = glicko2(&white.glicko(), &black.glicko(), &outcome, &Glicko2Config::new());
+    (white.after(w), black.after(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_win_moves_ratings_apart_and_a_draw_between_equals_changes_little() {
+        let fresh = Rating::default();
+        let (w, b) = rate(&fresh, &fresh, 1.0);
+        assert!(w.rating > 1500.0 && b.rating < 1500.0);
+        assert!((w.rating - 1500.0 + b.rating - 1500.0).abs() < 1e-6, "symmetric for equal players");
+        assert_eq!((w.games, b.games), (1, 1));
+        assert!(w.deviation < fresh.deviation);
+        let (w, b) = rate(&fresh, &fresh, 0.5);
+        assert!((w.rating - 1500.0).abs() < 1e-6 && (b.rating - 1500.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn provisional_until_the_deviation_settles() {
+        assert_eq!(Rating::default().display(), "1500?");
+        let settled = Rating { rating: 1712.4, deviation: 60.0, volatility: 0.06, games: 40 };
+        assert_eq!(settled.display(), "1712");
+    }
+}

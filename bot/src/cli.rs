@@ -72,9 +72,7 @@ fn position(variant: Variant, fen: Option<&str>, moves: Option<&str>) -> Result<
         None => Position::start(variant),
     };
     for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
-        let m = pos
-            .parse_coord(text)
-            .with_context(|| format!("--moves: move {} `{text}`", i + 1))?;
+        let m = pos.parse_coord(text).with_context(|| format!("--moves: move {} `{text}`", i + 1))?;
         pos.play_unchecked(&m);
     }
     Ok(pos)

@@ -19,11 +19,7 @@ impl Default for Board {
 
 impl Board {
     pub const fn empty() -> Board {
-        Board {
-            by_color: [Bitboard::EMPTY; 2],
-            by_role: [Bitboard::EMPTY; Role::COUNT],
-            squares: [None; FRAME],
-        }
+        Board { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; Role::COUNT], squares: [None; FRAME] }
     }
 
     #[inline]

@@ -33,12 +33,8 @@ impl Position {
 
     /// Reads a coordinate move (`e2e4`, `e2-e4`, `E7E8Q`) and finds it among the legal moves.
     pub fn parse_coord(&self, text: &str) -> Result<Move, CoordError> {
-        let norm: String = text
-            .trim()
-            .chars()
-            .filter(|c| !matches!(c, '-' | ' '))
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
+        let norm: String =
+            text.trim().chars().filter(|c| !matches!(c, '-' | ' ')).map(|c| c.to_ascii_lowercase()).collect();
         if !looks_like_coord(&norm) {
             return Err(CoordError::Syntax(text.trim().to_string()));
         }

@@ -76,13 +76,7 @@ impl Game {
         let key = repetition_key(self.position());
         // Only positions since the last capture or pawn move can repeat.
         let window = self.position().halfmoves() as usize + 1;
-        self.positions
-            .iter()
-            .rev()
-            .take(window)
-            .step_by(2)
-            .filter(|p| repetition_key(p) == key)
-            .count()
+        self.positions.iter().rev().take(window).step_by(2).filter(|p| repetition_key(p) == key).count()
     }
 
     /// A draw the player to move may claim now: threefold repetition or fifty moves.

@@ -12,21 +12,16 @@ use crate::role::Color;
 use crate::square::{Square, FRAME};
 
 /// The 8 queen directions as (file, rank) steps; the first four have positive index deltas.
-pub(crate) const QUEEN_DIRS: [(i8, i8); 8] =
-    [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
+pub(crate) const QUEEN_DIRS: [(i8, i8); 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
 /// Orthogonal directions are even indices of [`QUEEN_DIRS`] below 8: N, E, S, W.
 pub(crate) const ROOK_DIRS: [usize; 4] = [0, 1, 4, 5];
 pub(crate) const BISHOP_DIRS: [usize; 4] = [2, 3, 6, 7];
 /// Knight (and nightrider) steps; the first four have positive index deltas.
-pub(crate) const KNIGHT_DIRS: [(i8, i8); 8] =
-    [(1, 2), (-1, 2), (2, 1), (-2, 1), (-1, -2), (1, -2), (-2, -1), (2, -1)];
+pub(crate) const KNIGHT_DIRS: [(i8, i8); 8] = [(1, 2), (-1, 2), (2, 1), (-2, 1), (-1, -2), (1, -2), (-2, -1), (2, -1)];
 
 /// Lion: one step diagonally, or a leap of two or three squares orthogonally.
-const LION_LEAPS: [(i8, i8); 12] = [
-    (1, 1), (-1, 1), (1, -1), (-1, -1),
-    (2, 0), (-2, 0), (0, 2), (0, -2),
-    (3, 0), (-3, 0), (0, 3), (0, -3),
-];
+const LION_LEAPS: [(i8, i8); 12] =
+    [(1, 1), (-1, 1), (1, -1), (-1, -1), (2, 0), (-2, 0), (0, 2), (0, -2), (3, 0), (-3, 0), (0, 3), (0, -3)];
 
 pub struct Geometry {
     pub width: u8,
@@ -61,9 +56,8 @@ impl Geometry {
     fn new(width: u8, height: u8) -> Geometry {
         let on_board = |sq: Square| sq.file() < width && sq.rank() < height;
         let step = |sq: Square, (df, dr): (i8, i8)| sq.offset(df, dr).filter(|&s| on_board(s));
-        let leaps = |sq: Square, steps: &[(i8, i8)]| -> Bitboard {
-            steps.iter().filter_map(|&d| step(sq, d)).collect()
-        };
+        let leaps =
+            |sq: Square, steps: &[(i8, i8)]| -> Bitboard { steps.iter().filter_map(|&d| step(sq, d)).collect() };
         let ray = |sq: Square, d: (i8, i8)| -> Bitboard {
             let mut out = Bitboard::EMPTY;
             let mut cur = sq;
@@ -124,8 +118,7 @@ impl Geometry {
                     let mut cur = a;
                     while let Some(b) = step(cur, d) {
                         g.between[a.index()][b.index()] = between;
-                        g.line[a.index()][b.index()] =
-                            ray(a, d) | ray(a, (-d.0, -d.1)) | Bitboard::from(a);
+                        g.line[a.index()][b.index()] = ray(a, d) | ray(a, (-d.0, -d.1)) | Bitboard::from(a);
                         between = between.with(b);
                         cur = b;
                     }
@@ -198,17 +191,13 @@ impl Geometry {
     #[inline]
     pub fn rook_attacks(&self, sq: Square, occupied: Bitboard) -> Bitboard {
         let rays = &self.queen_rays[sq.index()];
-        ROOK_DIRS.iter().fold(Bitboard::EMPTY, |acc, &d| {
-            acc | Self::slide(rays, d, occupied, &self.queen_rays)
-        })
+        ROOK_DIRS.iter().fold(Bitboard::EMPTY, |acc, &d| acc | Self::slide(rays, d, occupied, &self.queen_rays))
     }
 
     #[inline]
     pub fn bishop_attacks(&self, sq: Square, occupied: Bitboard) -> Bitboard {
         let rays = &self.queen_rays[sq.index()];
-        BISHOP_DIRS.iter().fold(Bitboard::EMPTY, |acc, &d| {
-            acc | Self::slide(rays, d, occupied, &self.queen_rays)
-        })
+        BISHOP_DIRS.iter().fold(Bitboard::EMPTY, |acc, &d| acc | Self::slide(rays, d, occupied, &self.queen_rays))
     }
 
     #[inline]

@@ -213,10 +213,7 @@ impl Position {
         let Some(ep) = self.ep_square else { return };
         let pawns = self.board.by_piece(Piece::new(self.turn, Role::Pawn));
         for from in self.geo.pawn_attacks(!self.turn, ep) & pawns {
-            let m = Move {
-                kind: MoveKind::EnPassant,
-                ..Move::new(Role::Pawn, from, ep, Some(Role::Pawn))
-            };
+            let m = Move { kind: MoveKind::EnPassant, ..Move::new(Role::Pawn, from, ep, Some(Role::Pawn)) };
             if safe(&m) {
                 sink.push(m);
             }
@@ -241,9 +238,7 @@ impl Position {
             }
             let king_to = Square::new(files.king_to[side], rank).expect("inside the frame");
             let rook_to = Square::new(files.rook_to[side], rank).expect("inside the frame");
-            let must_be_empty = (self.geo.between(king, rook)
-                | Bitboard::from(king_to)
-                | Bitboard::from(rook_to))
+            let must_be_empty = (self.geo.between(king, rook) | Bitboard::from(king_to) | Bitboard::from(rook_to))
                 - Bitboard::from(king)
                 - Bitboard::from(rook);
             if (must_be_empty & occ).any() {
@@ -251,10 +246,7 @@ impl Position {
             }
             if path_safe(self.geo.between(king, king_to) | Bitboard::from(king_to)) {
                 let role = self.variant.royal();
-                sink.push(Move {
-                    kind: MoveKind::Castle { rook },
-                    ..Move::new(role, king, king_to, None)
-                });
+                sink.push(Move { kind: MoveKind::Castle { rook }, ..Move::new(role, king, king_to, None) });
             }
         }
     }
@@ -321,8 +313,8 @@ impl Position {
         let occ = b.occupied();
         let rooks = (b.by_role(Role::Rook) | b.by_role(Role::Queen) | b.by_role(Role::Chancellor)) & them;
         let bishops = (b.by_role(Role::Bishop) | b.by_role(Role::Queen) | b.by_role(Role::Unicorn)) & them;
-        let mut snipers = (g.rook_attacks(king, Bitboard::EMPTY) & rooks)
-            | (g.bishop_attacks(king, Bitboard::EMPTY) & bishops);
+        let mut snipers =
+            (g.rook_attacks(king, Bitboard::EMPTY) & rooks) | (g.bishop_attacks(king, Bitboard::EMPTY) & bishops);
         let riders = b.by_role(Role::Unicorn) & them;
         if riders.any() {
             snipers |= g.nightrider_attacks(king, Bitboard::EMPTY) & riders;

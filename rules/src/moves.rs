@@ -25,9 +25,14 @@ pub enum MoveKind {
     Normal,
     EnPassant,
     /// Castling with the rook standing on `rook`.
-    Castle { rook: Square },
+    Castle {
+        rook: Square,
+    },
     /// A Werewolf's jump that also takes the enemy piece on `over` (`role`).
-    Hop { over: Square, taken: Role },
+    Hop {
+        over: Square,
+        taken: Role,
+    },
 }
 
 impl Move {

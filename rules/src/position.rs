@@ -177,8 +177,7 @@ impl Position {
     /// it passed are empty.
     fn ep_fits(&self, ep: Square) -> bool {
         let them = !self.turn;
-        let (Some(pawn), Some(origin)) = (ep.offset(0, them.forward()), ep.offset(0, -them.forward()))
-        else {
+        let (Some(pawn), Some(origin)) = (ep.offset(0, them.forward()), ep.offset(0, -them.forward())) else {
             return false;
         };
         self.geo.contains(pawn)
@@ -190,8 +189,7 @@ impl Position {
     }
 
     fn ep_usable(&self, ep: Square) -> bool {
-        (self.geo.pawn_attacks(!self.turn, ep) & self.board.by_piece(Piece::new(self.turn, Role::Pawn)))
-            .any()
+        (self.geo.pawn_attacks(!self.turn, ep) & self.board.by_piece(Piece::new(self.turn, Role::Pawn))).any()
     }
 
     /// Every piece of `color` that attacks `sq` with the board's pieces standing on `occupied`
@@ -309,11 +307,9 @@ impl Position {
                 if m.role == Role::Pawn {
                     self.halfmoves = 0;
                     if m.from.rank().abs_diff(m.to.rank()) == 2 {
-                        let ep = Square::new(m.from.file(), (m.from.rank() + m.to.rank()) / 2)
-                            .expect("inside the frame");
-                        if (self.geo.pawn_attacks(us, ep) & self.board.by_piece(Piece::new(them, Role::Pawn)))
-                            .any()
-                        {
+                        let ep =
+                            Square::new(m.from.file(), (m.from.rank() + m.to.rank()) / 2).expect("inside the frame");
+                        if (self.geo.pawn_attacks(us, ep) & self.board.by_piece(Piece::new(them, Role::Pawn))).any() {
                             self.ep_square = Some(ep);
                         }
                     }

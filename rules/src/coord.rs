@@ -48,7 +48,7 @@ impl Position {
             .iter()
             .find(|m| matches!(m.kind, MoveKind::Castle { rook } if format!("{}{rook}", m.from) == norm))
             .copied()
-            .ok_or_else(|| CoordError::Illegal(norm))
+            .ok_or(CoordError::Illegal(norm))
     }
 }
 

@@ -67,7 +67,7 @@ impl Sink for Count {
     fn pawn_targets(&mut self, pos: &Position, _: Square, targets: Bitboard) {
         let last = pos.geo.last_rank(pos.turn);
         let transforming = pos.transforming_targets();
-        let promoting = targets & last - transforming;
+        let promoting = targets & (last - transforming);
         self.0 += u64::from((targets - promoting).count())
             + u64::from(promoting.count()) * pos.variant.promotions().len() as u64;
     }
@@ -168,17 +168,17 @@ impl Position {
         let us = self.turn;
         let g = self.geo;
         let mut out = g.pawn_attacks(us, from) & self.board.by_color(!us);
-        let one = Bitboard::from(from).shift_ranks(us.forward()) & g.all - occ;
+        let one = Bitboard::from(from).shift_ranks(us.forward()) & (g.all - occ);
         out |= one;
         if one.any() && self.variant.double_step_squares(us).contains(from) {
-            out |= one.shift_ranks(us.forward()) & g.all - occ;
+            out |= one.shift_ranks(us.forward()) & (g.all - occ);
         }
         out
     }
 
     fn ghost_king_targets(&self, from: Square, occ: Bitboard) -> Bitboard {
         let them = !self.turn;
-        let mut out = self.geo.all - occ | self.board.by_color(them);
+        let mut out = (self.geo.all - occ) | self.board.by_color(them);
         if let Some(enemy) = self.royal_square(them) {
             // Taking the enemy Ghost King is allowed only where nothing could take back.
             let after = occ.without(from);
@@ -196,7 +196,7 @@ impl Position {
         for d in 0..8 {
             let [first, second, _] = *self.geo.steps(from, d);
             let (Some(over), Some(to)) = (first.first(), second.first()) else { continue };
-            if (first & them - royals).any() && !ours.contains(to) {
+            if (first & (them - royals)).any() && !ours.contains(to) {
                 let taken = self.board.role_at(over).expect("enemy piece");
                 let m = Move {
                     kind: MoveKind::Hop { over, taken },

@@ -103,6 +103,7 @@ impl Chain {
         self.len += 1;
     }
 
+    #[allow(dead_code)] // for the Grolman chain generator
     pub(crate) fn pop(&mut self) {
         self.len -= 1;
         self.steps[self.len as usize] = FILLER;

@@ -63,7 +63,7 @@ impl Setup {
         if fields.len() > 7 {
             return Err(FenError::TooManyFields(fields.len()));
         }
-        let placement = fields[0].trim_end_matches(|c| c == '[' || c == ']');
+        let placement = fields[0].trim_end_matches(['[', ']']);
         let rows: Vec<&str> = placement.split('/').collect();
         if rows.len() != geo.height as usize {
             return Err(FenError::RankCount { found: rows.len(), height: geo.height, variant });
@@ -202,10 +202,10 @@ fn castling_text(variant: Variant, rights: Bitboard) -> String {
     };
     let mut out = String::new();
     for (color, letters) in [(Color::White, ['K', 'Q']), (Color::Black, ['k', 'q'])] {
-        for side in 0..2 {
+        for (side, letter) in letters.into_iter().enumerate() {
             let sq = Square::new(files.rook[side], geo.back_rank(color)).expect("inside the frame");
             if rights.contains(sq) {
-                out.push(letters[side]);
+                out.push(letter);
             }
         }
     }

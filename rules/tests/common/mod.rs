@@ -25,8 +25,8 @@ pub fn moves_from(pos: &Position, from: &str) -> Vec<String> {
 }
 
 /// Sorted owned strings, to compare with [`moves`] and [`moves_from`].
-pub fn sorted(expected: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+pub fn sorted<S: AsRef<str>>(expected: &[S]) -> Vec<String> {
+    let mut out: Vec<String> = expected.iter().map(|s| s.as_ref().to_string()).collect();
     out.sort();
     out
 }

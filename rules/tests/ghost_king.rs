@@ -160,3 +160,15 @@ fn promotes_to_queen_rook_bishop_or_knight() {
     let expected = ["b7b8q", "b7b8r", "b7b8b", "b7b8n", "b7a8q", "b7a8r", "b7a8b", "b7a8n"];
     assert_eq!(moves_from(&p, "b7"), sorted(&expected));
 }
+
+#[test]
+#[ignore = "bug: capturing a Ghost King on e1/e8 keeps its side's castling rights, and the FEN written is rejected"]
+fn taking_a_ghost_king_on_its_square_drops_its_castling() {
+    // Black's rook takes White's Ghost King on e1 and wins. White's castling rights (a1, h1)
+    // must go with the king: the position's FEN must read back (it is what storage keeps).
+    let p = pos(V, "k7/4r3/8/8/8/8/8/R3K2R b KQ - 0 1");
+    let after = play(&p, "e7e1");
+    assert_eq!(after.outcome(), won_by_capture(Color::Black));
+    assert_eq!(after.fen(), "k7/8/8/8/8/8/8/R3r2R w - - 0 2");
+    assert_eq!(Position::from_fen(V, &after.fen()), Ok(after));
+}

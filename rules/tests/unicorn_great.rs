@@ -91,3 +91,19 @@ fn promotes_to_chancellor_queen_or_unicorn_only() {
     assert_eq!(moves_from(&p, "b9"), sorted(&expected));
     assert!(p.parse_coord("b9b10n").is_err());
 }
+
+#[test]
+#[ignore = "bug: a pinned Lion may leap along the pin line over its pinner or its own king, leaving the king in check"]
+fn a_pinned_lion_cannot_leap_past_its_pinner() {
+    // The white rook on f7 pins the black Lion on f9 to its king on f10. The Lion may take the
+    // rook (f9f7, two squares down the file), but leaping three squares to f6 jumps over the rook
+    // and opens the file: illegal. Its diagonal steps and sideways leaps leave the file: illegal.
+    let p = pos(V, "5k4/5l4/10/5R4/10/10/10/10/10/K9 b - - 0 1");
+    assert_eq!(moves_from(&p, "f9"), ["f9f7"]);
+
+    // The black queen on f6 pins the white Lion on f3 to its king on f2. Up the file it may leap
+    // to f5 (still shielding) or take the queen on f6; leaping down over its own king to f1 opens
+    // the file behind it: illegal.
+    let p = pos(V, "5k4/10/10/10/5q4/10/10/5L4/5K4/10 w - - 0 1");
+    assert_eq!(moves_from(&p, "f3"), ["f3f5", "f3f6"]);
+}

@@ -19,11 +19,7 @@ impl Default for Board {
 
 impl Board {
     pub const fn empty() -> Board {
-        Board {
-            by_color: [Bitboard::EMPTY; 2],
-            by_role: [Bitboard::EMPTY; Role::COUNT],
-            squares: [None; FRAME],
-        }
+        Board { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; Role::COUNT], squares: [None; FRAME] }
     }
 
     #[inline]
@@ -59,9 +55,7 @@ impl Board {
     /// Pieces of any of `roles`.
     #[inline]
     pub fn by_roles(&self, roles: &[Role]) -> Bitboard {
-        roles
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, &r| acc | self.by_role(r))
+        roles.iter().fold(Bitboard::EMPTY, |acc, &r| acc | self.by_role(r))
     }
 
     #[inline]
@@ -85,15 +79,12 @@ impl Board {
 
     /// Every piece with its square, a1 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied()
-            .map(|sq| (sq, self.squares[sq.index()].expect("occupied square")))
+        self.occupied().map(|sq| (sq, self.squares[sq.index()].expect("occupied square")))
     }
 }
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map()
-            .entries(self.pieces().map(|(sq, p)| (sq, p.char())))
-            .finish()
+        f.debug_map().entries(self.pieces().map(|(sq, p)| (sq, p.char()))).finish()
     }
 }

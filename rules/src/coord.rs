@@ -33,12 +33,8 @@ impl Position {
 
     /// Reads a coordinate move (`e2e4`, `e2-e4`, `E7E8Q`) and finds it among the legal moves.
     pub fn parse_coord(&self, text: &str) -> Result<Move, CoordError> {
-        let norm: String = text
-            .trim()
-            .chars()
-            .filter(|c| !matches!(c, '-' | ' '))
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
+        let norm: String =
+            text.trim().chars().filter(|c| !matches!(c, '-' | ' ')).map(|c| c.to_ascii_lowercase()).collect();
         if !looks_like_coord(&norm) {
             return Err(CoordError::Syntax(text.trim().to_string()));
         }
@@ -52,7 +48,7 @@ impl Position {
             .iter()
             .find(|m| matches!(m.kind, MoveKind::Castle { rook } if format!("{}{rook}", m.from) == norm))
             .copied()
-            .ok_or_else(|| CoordError::Illegal(norm))
+            .ok_or(CoordError::Illegal(norm))
     }
 }
 

@@ -29,12 +29,7 @@ pub enum PlayError {
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game {
-            positions: vec![start.clone()],
-            start,
-            moves: Vec::new(),
-            declared: None,
-        }
+        Game { positions: vec![start.clone()], start, moves: Vec::new(), declared: None }
     }
 
     pub fn start(&self) -> &Position {
@@ -81,13 +76,7 @@ impl Game {
         let key = repetition_key(self.position());
         // Only positions since the last capture or pawn move can repeat.
         let window = self.position().halfmoves() as usize + 1;
-        self.positions
-            .iter()
-            .rev()
-            .take(window)
-            .step_by(2)
-            .filter(|p| repetition_key(p) == key)
-            .count()
+        self.positions.iter().rev().take(window).step_by(2).filter(|p| repetition_key(p) == key).count()
     }
 
     /// A draw the player to move may claim now: threefold repetition or fifty moves.
@@ -120,17 +109,11 @@ impl Game {
     }
 
     pub fn resign(&mut self, loser: Color) {
-        self.declared.get_or_insert(Outcome::Decisive {
-            winner: !loser,
-            reason: WinReason::Resignation,
-        });
+        self.declared.get_or_insert(Outcome::Decisive { winner: !loser, reason: WinReason::Resignation });
     }
 
     pub fn time_out(&mut self, loser: Color) {
-        self.declared.get_or_insert(Outcome::Decisive {
-            winner: !loser,
-            reason: WinReason::Timeout,
-        });
+        self.declared.get_or_insert(Outcome::Decisive { winner: !loser, reason: WinReason::Timeout });
     }
 
     /// Ends the game drawn: by agreement, or by a claim that [`Game::claimable_draw`] allowed.
@@ -141,9 +124,5 @@ impl Game {
 
 /// What makes two positions "the same" for repetition: everything but the move counters.
 fn repetition_key(pos: &Position) -> Setup {
-    Setup {
-        halfmoves: 0,
-        fullmoves: 0,
-        ..pos.to_setup()
-    }
+    Setup { halfmoves: 0, fullmoves: 0, ..pos.to_setup() }
 }

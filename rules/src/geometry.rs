@@ -12,46 +12,16 @@ use crate::role::Color;
 use crate::square::{Square, FRAME};
 
 /// The 8 queen directions as (file, rank) steps; the first four have positive index deltas.
-pub(crate) const QUEEN_DIRS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (-1, 1),
-    (0, -1),
-    (-1, 0),
-    (-1, -1),
-    (1, -1),
-];
+pub(crate) const QUEEN_DIRS: [(i8, i8); 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
 /// Orthogonal directions are even indices of [`QUEEN_DIRS`] below 8: N, E, S, W.
 pub(crate) const ROOK_DIRS: [usize; 4] = [0, 1, 4, 5];
 pub(crate) const BISHOP_DIRS: [usize; 4] = [2, 3, 6, 7];
 /// Knight (and nightrider) steps; the first four have positive index deltas.
-pub(crate) const KNIGHT_DIRS: [(i8, i8); 8] = [
-    (1, 2),
-    (-1, 2),
-    (2, 1),
-    (-2, 1),
-    (-1, -2),
-    (1, -2),
-    (-2, -1),
-    (2, -1),
-];
+pub(crate) const KNIGHT_DIRS: [(i8, i8); 8] = [(1, 2), (-1, 2), (2, 1), (-2, 1), (-1, -2), (1, -2), (-2, -1), (2, -1)];
 
 /// Lion: one step diagonally, or a leap of two or three squares orthogonally.
-const LION_LEAPS: [(i8, i8); 12] = [
-    (1, 1),
-    (-1, 1),
-    (1, -1),
-    (-1, -1),
-    (2, 0),
-    (-2, 0),
-    (0, 2),
-    (0, -2),
-    (3, 0),
-    (-3, 0),
-    (0, 3),
-    (0, -3),
-];
+const LION_LEAPS: [(i8, i8); 12] =
+    [(1, 1), (-1, 1), (1, -1), (-1, -1), (2, 0), (-2, 0), (0, 2), (0, -2), (3, 0), (-3, 0), (0, 3), (0, -3)];
 
 pub struct Geometry {
     pub width: u8,
@@ -86,9 +56,8 @@ impl Geometry {
     fn new(width: u8, height: u8) -> Geometry {
         let on_board = |sq: Square| sq.file() < width && sq.rank() < height;
         let step = |sq: Square, (df, dr): (i8, i8)| sq.offset(df, dr).filter(|&s| on_board(s));
-        let leaps = |sq: Square, steps: &[(i8, i8)]| -> Bitboard {
-            steps.iter().filter_map(|&d| step(sq, d)).collect()
-        };
+        let leaps =
+            |sq: Square, steps: &[(i8, i8)]| -> Bitboard { steps.iter().filter_map(|&d| step(sq, d)).collect() };
         let ray = |sq: Square, d: (i8, i8)| -> Bitboard {
             let mut out = Bitboard::EMPTY;
             let mut cur = sq;
@@ -128,8 +97,7 @@ impl Geometry {
                 g.queen_rays[i][d] = ray(sq, (df, dr));
                 for k in 0..3 {
                     let n = k as i8 + 1;
-                    g.steps[i][d][k] =
-                        step(sq, (n * df, n * dr)).map_or(Bitboard::EMPTY, Bitboard::from);
+                    g.steps[i][d][k] = step(sq, (n * df, n * dr)).map_or(Bitboard::EMPTY, Bitboard::from);
                 }
             }
             for (d, &dir) in KNIGHT_DIRS.iter().enumerate() {
@@ -150,8 +118,7 @@ impl Geometry {
                     let mut cur = a;
                     while let Some(b) = step(cur, d) {
                         g.between[a.index()][b.index()] = between;
-                        g.line[a.index()][b.index()] =
-                            ray(a, d) | ray(a, (-d.0, -d.1)) | Bitboard::from(a);
+                        g.line[a.index()][b.index()] = ray(a, d) | ray(a, (-d.0, -d.1)) | Bitboard::from(a);
                         between = between.with(b);
                         cur = b;
                     }
@@ -230,20 +197,11 @@ impl Geometry {
     }
 
     #[inline]
-    fn slide(
-        rays: &[Bitboard; 8],
-        d: usize,
-        occupied: Bitboard,
-        table: &[[Bitboard; 8]; FRAME],
-    ) -> Bitboard {
+    fn slide(rays: &[Bitboard; 8], d: usize, occupied: Bitboard, table: &[[Bitboard; 8]; FRAME]) -> Bitboard {
         let ray = rays[d];
         let blockers = ray & occupied;
         // Directions 0..4 step towards higher indices, so their first blocker is the lowest bit.
-        let first = if d < 4 {
-            blockers.first()
-        } else {
-            blockers.last()
-        };
+        let first = if d < 4 { blockers.first() } else { blockers.last() };
         match first {
             Some(b) => ray ^ table[b.index()][d],
             None => ray,
@@ -254,11 +212,7 @@ impl Geometry {
     #[inline]
     pub fn first_hit(&self, sq: Square, d: usize, occupied: Bitboard) -> Bitboard {
         let blockers = self.queen_rays[sq.index()][d] & occupied;
-        let first = if d < 4 {
-            blockers.first()
-        } else {
-            blockers.last()
-        };
+        let first = if d < 4 { blockers.first() } else { blockers.last() };
         first.map_or(Bitboard::EMPTY, Bitboard::from)
     }
 
@@ -271,17 +225,13 @@ impl Geometry {
     #[inline]
     pub fn rook_attacks(&self, sq: Square, occupied: Bitboard) -> Bitboard {
         let rays = &self.queen_rays[sq.index()];
-        ROOK_DIRS.iter().fold(Bitboard::EMPTY, |acc, &d| {
-            acc | Self::slide(rays, d, occupied, &self.queen_rays)
-        })
+        ROOK_DIRS.iter().fold(Bitboard::EMPTY, |acc, &d| acc | Self::slide(rays, d, occupied, &self.queen_rays))
     }
 
     #[inline]
     pub fn bishop_attacks(&self, sq: Square, occupied: Bitboard) -> Bitboard {
         let rays = &self.queen_rays[sq.index()];
-        BISHOP_DIRS.iter().fold(Bitboard::EMPTY, |acc, &d| {
-            acc | Self::slide(rays, d, occupied, &self.queen_rays)
-        })
+        BISHOP_DIRS.iter().fold(Bitboard::EMPTY, |acc, &d| acc | Self::slide(rays, d, occupied, &self.queen_rays))
     }
 
     #[inline]
@@ -293,9 +243,7 @@ impl Geometry {
     #[inline]
     pub fn nightrider_attacks(&self, sq: Square, occupied: Bitboard) -> Bitboard {
         let rays = &self.knight_rays[sq.index()];
-        (0..8).fold(Bitboard::EMPTY, |acc, d| {
-            acc | Self::slide(rays, d, occupied, &self.knight_rays)
-        })
+        (0..8).fold(Bitboard::EMPTY, |acc, d| acc | Self::slide(rays, d, occupied, &self.knight_rays))
     }
 
     /// One or two steps in any queen direction, the second needing the first empty

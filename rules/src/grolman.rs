@@ -20,24 +20,11 @@ impl Position {
         let shadow = Shadow::of(self);
         if self.is_check() {
             for lead in self.lead_moves() {
-                self.for_each_chain(&shadow, &lead, |chain| {
-                    sink.push(Move {
-                        chain: *chain,
-                        ..lead
-                    })
-                });
+                self.for_each_chain(&shadow, &lead, |chain| sink.push(Move { chain: *chain, ..lead }));
             }
         } else {
             // Out of check every lead is allowed: chains are worked out as leads are generated.
-            self.generate_pseudo(
-                &mut Turns {
-                    pos: self,
-                    shadow,
-                    inner: sink,
-                },
-                false,
-                false,
-            );
+            self.generate_pseudo(&mut Turns { pos: self, shadow, inner: sink }, false, false);
         }
     }
 
@@ -55,19 +42,11 @@ impl Position {
     /// Every legal turn that starts with `lead` (its chain ignored): what a host offers when
     /// a lead move alone leaves choices open. Empty when `lead` is no legal lead move here.
     pub fn turns_from_lead(&self, lead: &Move) -> Vec<Move> {
-        let lead = Move {
-            chain: Chain::EMPTY,
-            ..*lead
-        };
+        let lead = Move { chain: Chain::EMPTY, ..*lead };
         let mut turns = Vec::new();
         if !self.is_decided() && self.lead_moves().contains(&lead) {
             let shadow = Shadow::of(self);
-            self.for_each_chain(&shadow, &lead, |chain| {
-                turns.push(Move {
-                    chain: *chain,
-                    ..lead
-                })
-            });
+            self.for_each_chain(&shadow, &lead, |chain| turns.push(Move { chain: *chain, ..lead }));
         }
         turns
     }
@@ -80,10 +59,7 @@ impl Position {
     fn for_each_chain(&self, before: &Shadow, lead: &Move, mut visit: impl FnMut(&Chain)) {
         let mut shadow = *before;
         if lead.kind == MoveKind::EnPassant {
-            let passed = lead
-                .to
-                .offset(0, -self.turn.forward())
-                .expect("en passant square inside");
+            let passed = lead.to.offset(0, -self.turn.forward()).expect("en passant square inside");
             shadow.occupied = shadow.occupied.without(passed);
         }
         shadow.shift(lead.role, lead.from, lead.to, lead.promotion);
@@ -109,12 +85,7 @@ impl<S: Sink> Turns<'_, S> {
     #[inline]
     fn lead(&mut self, lead: Move) {
         let inner = &mut *self.inner;
-        self.pos.for_each_chain(&self.shadow, &lead, |chain| {
-            inner.push(Move {
-                chain: *chain,
-                ..lead
-            })
-        });
+        self.pos.for_each_chain(&self.shadow, &lead, |chain| inner.push(Move { chain: *chain, ..lead }));
     }
 }
 
@@ -131,10 +102,7 @@ impl<S: Sink> Sink for Turns<'_, S> {
             let m = Move::new(Role::Pawn, from, to, pos.board.role_at(to));
             if last.contains(to) {
                 for &promotion in pos.variant.promotions() {
-                    self.lead(Move {
-                        promotion: Some(promotion),
-                        ..m
-                    });
+                    self.lead(Move { promotion: Some(promotion), ..m });
                 }
             } else {
                 self.lead(m);
@@ -162,15 +130,7 @@ impl Shadow {
         let role = |r: Role| b.by_role(r) & mine;
         Shadow {
             occupied: b.occupied(),
-            ours: [
-                Role::Pawn,
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-                Role::King,
-            ]
-            .map(role),
+            ours: [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King].map(role),
         }
     }
 
@@ -213,22 +173,13 @@ impl Follow<'_> {
             return;
         }
         let promotions: &[Option<Role>] =
-            if role == Role::Pawn && self.pos.geo.last_rank(self.us).contains(vacated) {
-                &PROMOTIONS
-            } else {
-                &[None]
-            };
+            if role == Role::Pawn && self.pos.geo.last_rank(self.us).contains(vacated) { &PROMOTIONS } else { &[None] };
         let before = *shadow;
         self.moved = self.moved.with(vacated);
         for from in candidates {
             for &promotion in promotions {
                 shadow.shift(role, from, vacated, promotion);
-                self.chain.push(Step {
-                    role,
-                    from,
-                    to: vacated,
-                    promotion,
-                });
+                self.chain.push(Step { role, from, to: vacated, promotion });
                 self.extend(shadow, from, visit);
                 self.chain.pop();
                 *shadow = before;
@@ -254,19 +205,13 @@ impl Follow<'_> {
         }
         // Sliders: look along a line only when one of ours stands somewhere on it.
         let (bishops, rooks, queens) = (mine(Role::Bishop), mine(Role::Rook), mine(Role::Queen));
-        let diagonal = if (g.bishop_lines(to) & (bishops | queens)).any() {
-            g.bishop_attacks(to, occ)
-        } else {
-            Bitboard::EMPTY
-        };
+        let diagonal =
+            if (g.bishop_lines(to) & (bishops | queens)).any() { g.bishop_attacks(to, occ) } else { Bitboard::EMPTY };
         if (diagonal & bishops).any() {
             return (Role::Bishop, diagonal & bishops);
         }
-        let straight = if (g.rook_lines(to) & (rooks | queens)).any() {
-            g.rook_attacks(to, occ)
-        } else {
-            Bitboard::EMPTY
-        };
+        let straight =
+            if (g.rook_lines(to) & (rooks | queens)).any() { g.rook_attacks(to, occ) } else { Bitboard::EMPTY };
         if (straight & rooks).any() {
             return (Role::Rook, straight & rooks);
         }
@@ -286,12 +231,7 @@ impl Follow<'_> {
     }
 }
 
-const PROMOTIONS: [Option<Role>; 4] = [
-    Some(Role::Queen),
-    Some(Role::Rook),
-    Some(Role::Bishop),
-    Some(Role::Knight),
-];
+const PROMOTIONS: [Option<Role>; 4] = [Some(Role::Queen), Some(Role::Rook), Some(Role::Bishop), Some(Role::Knight)];
 
 impl Position {
     /// Plays the followers of a Grolman turn after its lead move: the last pawn double step of
@@ -300,17 +240,14 @@ impl Position {
         let us = self.turn;
         for step in chain.steps() {
             self.board.discard(step.from);
-            self.board
-                .set(step.to, Piece::new(us, step.promotion.unwrap_or(step.role)));
+            self.board.set(step.to, Piece::new(us, step.promotion.unwrap_or(step.role)));
             if step.role == Role::Pawn {
                 self.halfmoves = 0;
                 if step.from.rank().abs_diff(step.to.rank()) == 2 {
                     let ep = Square::new(step.from.file(), (step.from.rank() + step.to.rank()) / 2)
                         .expect("inside the frame");
                     let enemy_pawns = self.board.by_piece(Piece::new(!us, Role::Pawn));
-                    self.ep_square = (self.geo.pawn_attacks(us, ep) & enemy_pawns)
-                        .any()
-                        .then_some(ep);
+                    self.ep_square = (self.geo.pawn_attacks(us, ep) & enemy_pawns).any().then_some(ep);
                 }
             }
         }

@@ -30,8 +30,7 @@ impl Sink for Collect<'_> {
     #[inline]
     fn targets(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
         for to in targets {
-            self.0
-                .push(Move::new(role, from, to, pos.board.role_at(to)));
+            self.0.push(Move::new(role, from, to, pos.board.role_at(to)));
         }
     }
 
@@ -42,10 +41,7 @@ impl Sink for Collect<'_> {
             let m = Move::new(Role::Pawn, from, to, capture);
             if last.contains(to) && !capture.is_some_and(|c| pos.capture_transforms(c)) {
                 for &promotion in pos.variant.promotions() {
-                    self.0.push(Move {
-                        promotion: Some(promotion),
-                        ..m
-                    });
+                    self.0.push(Move { promotion: Some(promotion), ..m });
                 }
             } else {
                 self.0.push(m);
@@ -94,7 +90,7 @@ impl Sink for Count {
     fn pawn_targets(&mut self, pos: &Position, _: Square, targets: Bitboard) {
         let last = pos.geo.last_rank(pos.turn);
         let transforming = pos.transforming_targets();
-        let promoting = targets & last - transforming;
+        let promoting = targets & (last - transforming);
         self.0 += u64::from((targets - promoting).count())
             + u64::from(promoting.count()) * pos.variant.promotions().len() as u64;
     }
@@ -129,15 +125,21 @@ impl Position {
         if self.variant == Variant::Grolman {
             return self.is_legal_turn(m);
         }
-        let legal_among = |lift_r1: bool| {
-            let mut pseudo = Vec::new();
-            self.generate_pseudo(&mut Collect(&mut pseudo), true, lift_r1);
-            pseudo.retain(|m| self.keeps_royal_safe(m) && self.castling_path_safe(m));
-            pseudo
+        let pseudo = |lift_r1: bool| {
+            let mut moves = Vec::new();
+            self.generate_pseudo(&mut Collect(&mut moves), true, lift_r1);
+            moves
         };
-        let strict = legal_among(false);
-        // Golem Chess, restriction 4: with no other legal move, restriction 1 is lifted.
-        strict.contains(m) || (strict.is_empty() && legal_among(true).contains(m))
+        let safe = |m: &Move| self.keeps_royal_safe(m) && self.castling_path_safe(m);
+        if pseudo(false).contains(m) {
+            return safe(m);
+        }
+        // Golem Chess, restriction 4: a capture only restriction 1 forbids is legal when
+        // nothing else is.
+        self.variant == Variant::Golem
+            && pseudo(true).contains(m)
+            && safe(m)
+            && !pseudo(false).iter().any(safe)
     }
 
     /// A game already decided by a capture of the royal piece, or (Grolman) a turn that left
@@ -145,8 +147,7 @@ impl Position {
     pub fn is_decided(&self) -> bool {
         match self.variant {
             Variant::GhostKing => {
-                self.royal_square(Color::White).is_none()
-                    || self.royal_square(Color::Black).is_none()
+                self.royal_square(Color::White).is_none() || self.royal_square(Color::Black).is_none()
             }
             Variant::Grolman => self.royal_attacked(!self.turn),
             _ => false,
@@ -165,10 +166,7 @@ impl Position {
 
     /// Whether taking a piece of `role` changes the capturer (so a pawn does not promote).
     pub(crate) fn capture_transforms(&self, role: Role) -> bool {
-        matches!(
-            (self.variant, role),
-            (Variant::Golem, Role::Golem) | (Variant::Werewolf, Role::Werewolf)
-        )
+        matches!((self.variant, role), (Variant::Golem, Role::Golem) | (Variant::Werewolf, Role::Werewolf))
     }
 
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
@@ -179,10 +177,7 @@ impl Position {
             Variant::Grolman => self.generate_turns(sink),
             Variant::GhostKing => self.generate_pseudo(sink, true, false),
             Variant::Golem => {
-                let mut tracked = Tracked {
-                    inner: sink,
-                    any: false,
-                };
+                let mut tracked = Tracked { inner: sink, any: false };
                 self.generate_checked(&mut tracked, false);
                 if !tracked.any {
                     // Restriction 4: nothing else is legal, so restriction 1 is lifted.
@@ -219,17 +214,17 @@ impl Position {
         let us = self.turn;
         let g = self.geo;
         let mut out = g.pawn_attacks(us, from) & self.board.by_color(!us);
-        let one = Bitboard::from(from).shift_ranks(us.forward()) & g.all - occ;
+        let one = Bitboard::from(from).shift_ranks(us.forward()) & (g.all - occ);
         out |= one;
         if one.any() && self.variant.double_step_squares(us).contains(from) {
-            out |= one.shift_ranks(us.forward()) & g.all - occ;
+            out |= one.shift_ranks(us.forward()) & (g.all - occ);
         }
         out
     }
 
     fn ghost_king_targets(&self, from: Square, occ: Bitboard) -> Bitboard {
         let them = !self.turn;
-        let mut out = self.geo.all - occ | self.board.by_color(them);
+        let mut out = (self.geo.all - occ) | self.board.by_color(them);
         if let Some(enemy) = self.royal_square(them) {
             // Taking the enemy Ghost King is allowed only where nothing could take back.
             let after = occ.without(from);
@@ -249,7 +244,7 @@ impl Position {
             let (Some(over), Some(to)) = (first.first(), second.first()) else {
                 continue;
             };
-            if (first & them - royals).any() && !ours.contains(to) {
+            if (first & (them - royals)).any() && !ours.contains(to) {
                 let taken = self.board.role_at(over).expect("enemy piece");
                 let m = Move {
                     kind: MoveKind::Hop { over, taken },
@@ -266,10 +261,7 @@ impl Position {
         let Some(ep) = self.ep_square else { return };
         let pawns = self.board.by_piece(Piece::new(self.turn, Role::Pawn));
         for from in self.geo.pawn_attacks(!self.turn, ep) & pawns {
-            let m = Move {
-                kind: MoveKind::EnPassant,
-                ..Move::new(Role::Pawn, from, ep, Some(Role::Pawn))
-            };
+            let m = Move { kind: MoveKind::EnPassant, ..Move::new(Role::Pawn, from, ep, Some(Role::Pawn)) };
             if safe(&m) {
                 sink.push(m);
             }
@@ -296,19 +288,15 @@ impl Position {
             }
             let king_to = Square::new(files.king_to[side], rank).expect("inside the frame");
             let rook_to = Square::new(files.rook_to[side], rank).expect("inside the frame");
-            let must_be_empty =
-                (self.geo.between(king, rook) | Bitboard::from(king_to) | Bitboard::from(rook_to))
-                    - Bitboard::from(king)
-                    - Bitboard::from(rook);
+            let must_be_empty = (self.geo.between(king, rook) | Bitboard::from(king_to) | Bitboard::from(rook_to))
+                - Bitboard::from(king)
+                - Bitboard::from(rook);
             if (must_be_empty & occ).any() {
                 continue;
             }
-            if path_safe(self.geo.between(king, king_to) | Bitboard::from(king_to)) {
-                let role = self.variant.royal();
-                sink.push(Move {
-                    kind: MoveKind::Castle { rook },
-                    ..Move::new(role, king, king_to, None)
-                });
+            let m = Move { kind: MoveKind::Castle { rook }, ..Move::new(self.variant.royal(), king, king_to, None) };
+            if path_safe(self.geo.between(king, king_to) | Bitboard::from(king_to)) && self.keeps_royal_safe(&m) {
+                sink.push(m);
             }
         }
     }
@@ -320,8 +308,7 @@ impl Position {
         let occ = self.board.occupied();
         for from in ours {
             let role = self.board.role_at(from).expect("own piece");
-            let targets = self.piece_targets(role, from, occ, ours)
-                - self.forbidden_targets(role, from, lift_r1);
+            let targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role, from, lift_r1);
             if role == Role::Pawn {
                 sink.pawn_targets(self, from, targets);
             } else {
@@ -346,13 +333,8 @@ impl Position {
             return Bitboard::EMPTY;
         }
         let b = &self.board;
-        let enemy_golems =
-            (b.by_role(Role::Golem) | b.by_role(Role::HalfGolem)) & b.by_color(!self.turn);
-        let mut forbidden = if role == Role::King {
-            b.by_role(Role::Golem)
-        } else {
-            Bitboard::EMPTY
-        };
+        let enemy_golems = (b.by_role(Role::Golem) | b.by_role(Role::HalfGolem)) & b.by_color(!self.turn);
+        let mut forbidden = if role == Role::King { b.by_role(Role::Golem) } else { Bitboard::EMPTY };
         if enemy_golems.is_empty() {
             return forbidden;
         }
@@ -398,12 +380,10 @@ impl Position {
         let g = self.geo;
         let them = b.by_color(!self.turn);
         let occ = b.occupied();
-        let rooks =
-            (b.by_role(Role::Rook) | b.by_role(Role::Queen) | b.by_role(Role::Chancellor)) & them;
-        let bishops =
-            (b.by_role(Role::Bishop) | b.by_role(Role::Queen) | b.by_role(Role::Unicorn)) & them;
-        let mut snipers = (g.rook_attacks(king, Bitboard::EMPTY) & rooks)
-            | (g.bishop_attacks(king, Bitboard::EMPTY) & bishops);
+        let rooks = (b.by_role(Role::Rook) | b.by_role(Role::Queen) | b.by_role(Role::Chancellor)) & them;
+        let bishops = (b.by_role(Role::Bishop) | b.by_role(Role::Queen) | b.by_role(Role::Unicorn)) & them;
+        let mut snipers =
+            (g.rook_attacks(king, Bitboard::EMPTY) & rooks) | (g.bishop_attacks(king, Bitboard::EMPTY) & bishops);
         let riders = b.by_role(Role::Unicorn) & them;
         if riders.any() {
             snipers |= g.nightrider_attacks(king, Bitboard::EMPTY) & riders;
@@ -433,9 +413,7 @@ impl Position {
 
     fn generate_checked<S: Sink>(&self, sink: &mut S, lift_r1: bool) {
         let us = self.turn;
-        let king = self
-            .royal_square(us)
-            .expect("validated position has a king");
+        let king = self.royal_square(us).expect("validated position has a king");
         let occ = self.board.occupied();
         let ours = self.board.by_color(us);
         if self.attackers(king, !us, occ).any() {
@@ -457,8 +435,7 @@ impl Position {
         let line_pins_suffice = self.variant != Variant::Golem;
         for from in ours.without(king) {
             let role = self.board.role_at(from).expect("own piece");
-            let mut targets = self.piece_targets(role, from, occ, ours)
-                - self.forbidden_targets(role, from, lift_r1);
+            let mut targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role, from, lift_r1);
             if blockers.contains(from) {
                 if line_pins_suffice && !matches!(role, Role::Werewolf | Role::Lion) {
                     targets &= self.geo.line(king, from);
@@ -489,12 +466,12 @@ impl Position {
             }
         }
         let without_king = occ.without(king);
-        let king_targets = (self.geo.king_attacks(king)
-            - ours
-            - self.forbidden_targets(Role::King, king, lift_r1))
-        .filter_squares(|to| self.attackers(to, !us, without_king).is_empty());
+        let king_targets = (self.geo.king_attacks(king) - ours - self.forbidden_targets(Role::King, king, lift_r1))
+            .filter_squares(|to| self.attackers(to, !us, without_king).is_empty());
         sink.targets(self, Role::King, king, king_targets);
         self.en_passant(sink, safe);
+        // The squares the king crosses must be safe as they stand; where it lands, as the board
+        // is after castling (a rook leaving b1 or i1 can open the rank to an enemy beyond it).
         self.castles(sink, |path| {
             path.all_squares(|sq| self.attackers(sq, !us, without_king).is_empty())
         });

@@ -37,15 +37,7 @@ pub enum MoveKind {
 
 impl Move {
     pub(crate) const fn new(role: Role, from: Square, to: Square, capture: Option<Role>) -> Move {
-        Move {
-            role,
-            from,
-            to,
-            capture,
-            promotion: None,
-            kind: MoveKind::Normal,
-            chain: Chain::EMPTY,
-        }
+        Move { role, from, to, capture, promotion: None, kind: MoveKind::Normal, chain: Chain::EMPTY }
     }
 
     pub fn is_capture(&self) -> bool {
@@ -85,18 +77,10 @@ pub struct Chain {
     steps: [Step; MAX_CHAIN],
 }
 
-const FILLER: Step = Step {
-    role: Role::Pawn,
-    from: Square::from_index(0),
-    to: Square::from_index(0),
-    promotion: None,
-};
+const FILLER: Step = Step { role: Role::Pawn, from: Square::from_index(0), to: Square::from_index(0), promotion: None };
 
 impl Chain {
-    pub const EMPTY: Chain = Chain {
-        len: 0,
-        steps: [FILLER; MAX_CHAIN],
-    };
+    pub const EMPTY: Chain = Chain { len: 0, steps: [FILLER; MAX_CHAIN] };
 
     pub fn steps(&self) -> &[Step] {
         &self.steps[..self.len as usize]
@@ -119,6 +103,7 @@ impl Chain {
         self.len += 1;
     }
 
+    #[allow(dead_code)] // for the Grolman chain generator
     pub(crate) fn pop(&mut self) {
         self.len -= 1;
         self.steps[self.len as usize] = FILLER;

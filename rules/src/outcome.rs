@@ -59,9 +59,7 @@ impl fmt::Display for Outcome {
                 let how = match reason {
                     WinReason::Checkmate => "by checkmate",
                     WinReason::RoyalCaptured => "by capturing the Ghost King",
-                    WinReason::KingLeftAttacked => {
-                        "as the loser's turn left their own king attacked"
-                    }
+                    WinReason::KingLeftAttacked => "as the loser's turn left their own king attacked",
                     WinReason::Resignation => "by resignation",
                     WinReason::Timeout => "on time",
                 };
@@ -106,8 +104,7 @@ impl Position {
                 Some(Outcome::Draw(DrawReason::Stalemate))
             };
         }
-        self.is_insufficient_material()
-            .then_some(Outcome::Draw(DrawReason::InsufficientMaterial))
+        self.is_insufficient_material().then_some(Outcome::Draw(DrawReason::InsufficientMaterial))
     }
 
     /// Neither side can ever mate, whatever is played: bare kings; in variants of ordinary
@@ -127,8 +124,7 @@ impl Position {
                 let bishops = b.by_role(Role::Bishop);
                 others.count() <= 1
                     || (others == bishops
-                        && ((bishops & self.geo.light) == bishops
-                            || (bishops & self.geo.light).is_empty()))
+                        && ((bishops & self.geo.light) == bishops || (bishops & self.geo.light).is_empty()))
             }
         }
     }

@@ -8,11 +8,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
-        _ => pos
-            .legal_moves()
-            .iter()
-            .map(|m| perft(&pos.after(m), depth - 1))
-            .sum(),
+        _ => pos.legal_moves().iter().map(|m| perft(&pos.after(m), depth - 1)).sum(),
     }
 }
 
@@ -21,11 +17,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves()
         .into_iter()
         .map(|m| {
-            let n = if depth <= 1 {
-                1
-            } else {
-                perft(&pos.after(&m), depth - 1)
-            };
+            let n = if depth <= 1 { 1 } else { perft(&pos.after(&m), depth - 1) };
             (m, n)
         })
         .collect()

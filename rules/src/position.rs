@@ -159,20 +159,14 @@ impl Position {
     }
 
     pub fn royal_square(&self, color: Color) -> Option<Square> {
-        self.board
-            .by_piece(Piece::new(color, self.variant.royal()))
-            .first()
+        self.board.by_piece(Piece::new(color, self.variant.royal())).first()
     }
 
     fn castling_right_fits(&self, rook: Square) -> bool {
         let Some(files) = self.variant.castling_files() else {
             return false;
         };
-        let color = if rook.rank() == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if rook.rank() == 0 { Color::White } else { Color::Black };
         if rook.rank() != self.geo.back_rank(color) || !files.rook.contains(&rook.file()) {
             return false;
         }
@@ -185,9 +179,7 @@ impl Position {
     /// it passed are empty.
     fn ep_fits(&self, ep: Square) -> bool {
         let them = !self.turn;
-        let (Some(pawn), Some(origin)) =
-            (ep.offset(0, them.forward()), ep.offset(0, -them.forward()))
-        else {
+        let (Some(pawn), Some(origin)) = (ep.offset(0, them.forward()), ep.offset(0, -them.forward())) else {
             return false;
         };
         self.geo.contains(pawn)
@@ -199,9 +191,7 @@ impl Position {
     }
 
     fn ep_usable(&self, ep: Square) -> bool {
-        (self.geo.pawn_attacks(!self.turn, ep)
-            & self.board.by_piece(Piece::new(self.turn, Role::Pawn)))
-        .any()
+        (self.geo.pawn_attacks(!self.turn, ep) & self.board.by_piece(Piece::new(self.turn, Role::Pawn))).any()
     }
 
     /// Every piece of `color` that attacks `sq` with the board's pieces standing on `occupied`
@@ -282,9 +272,7 @@ impl Position {
                 cleared |= Bitboard::from(rook);
             }
             MoveKind::EnPassant => {
-                let passed =
-                    m.to.offset(0, them.forward())
-                        .expect("en passant square inside");
+                let passed = m.to.offset(0, them.forward()).expect("en passant square inside");
                 self.board.discard(passed);
                 self.board.discard(m.from);
                 self.board.set(m.to, Piece::new(us, Role::Pawn));
@@ -327,12 +315,9 @@ impl Position {
                 if m.role == Role::Pawn {
                     self.halfmoves = 0;
                     if m.from.rank().abs_diff(m.to.rank()) == 2 {
-                        let ep = Square::new(m.from.file(), (m.from.rank() + m.to.rank()) / 2)
-                            .expect("inside the frame");
-                        if (self.geo.pawn_attacks(us, ep)
-                            & self.board.by_piece(Piece::new(them, Role::Pawn)))
-                        .any()
-                        {
+                        let ep =
+                            Square::new(m.from.file(), (m.from.rank() + m.to.rank()) / 2).expect("inside the frame");
+                        if (self.geo.pawn_attacks(us, ep) & self.board.by_piece(Piece::new(them, Role::Pawn))).any() {
                             self.ep_square = Some(ep);
                         }
                     }

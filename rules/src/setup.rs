@@ -28,18 +28,9 @@ pub enum FenError {
     #[error("the FEN is empty")]
     Empty,
     #[error("rank {rank} of the FEN holds {found} squares; a {variant} board is {width} wide")]
-    RankWidth {
-        rank: u8,
-        found: u32,
-        width: u8,
-        variant: Variant,
-    },
+    RankWidth { rank: u8, found: u32, width: u8, variant: Variant },
     #[error("the FEN has {found} ranks; a {variant} board has {height}")]
-    RankCount {
-        found: usize,
-        height: u8,
-        variant: Variant,
-    },
+    RankCount { found: usize, height: u8, variant: Variant },
     #[error("`{0}` is not a piece of {1}")]
     Piece(char, Variant),
     #[error("`{0}` is not a side to move (w or b)")]
@@ -72,14 +63,10 @@ impl Setup {
         if fields.len() > 7 {
             return Err(FenError::TooManyFields(fields.len()));
         }
-        let placement = fields[0].trim_end_matches(|c| c == '[' || c == ']');
+        let placement = fields[0].trim_end_matches(['[', ']']);
         let rows: Vec<&str> = placement.split('/').collect();
         if rows.len() != geo.height as usize {
-            return Err(FenError::RankCount {
-                found: rows.len(),
-                height: geo.height,
-                variant,
-            });
+            return Err(FenError::RankCount { found: rows.len(), height: geo.height, variant });
         }
         let mut board = Board::empty();
         for (i, row) in rows.iter().enumerate() {
@@ -94,31 +81,15 @@ impl Setup {
                 if let Some(d) = c.to_digit(10) {
                     run = run * 10 + d;
                     if run > 99 {
-                        return Err(FenError::RankWidth {
-                            rank: rank + 1,
-                            found: run,
-                            width: geo.width,
-                            variant,
-                        });
+                        return Err(FenError::RankWidth { rank: rank + 1, found: run, width: geo.width, variant });
                     }
                     continue;
                 }
                 flush(&mut run, &mut file);
-                let role = variant
-                    .role_for_char(c)
-                    .ok_or(FenError::Piece(c, variant))?;
-                let color = if c.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+                let role = variant.role_for_char(c).ok_or(FenError::Piece(c, variant))?;
+                let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
                 if file >= geo.width as u32 {
-                    return Err(FenError::RankWidth {
-                        rank: rank + 1,
-                        found: file + 1,
-                        width: geo.width,
-                        variant,
-                    });
+                    return Err(FenError::RankWidth { rank: rank + 1, found: file + 1, width: geo.width, variant });
                 }
                 let sq = Square::new(file as u8, rank).expect("inside the frame");
                 board.set(sq, Piece::new(color, role));
@@ -126,12 +97,7 @@ impl Setup {
             }
             flush(&mut run, &mut file);
             if file != geo.width as u32 {
-                return Err(FenError::RankWidth {
-                    rank: rank + 1,
-                    found: file,
-                    width: geo.width,
-                    variant,
-                });
+                return Err(FenError::RankWidth { rank: rank + 1, found: file, width: geo.width, variant });
             }
         }
 
@@ -155,10 +121,7 @@ impl Setup {
         };
         let count = |i: usize, default: u32| -> Result<u32, FenError> {
             fields.get(i).map_or(Ok(default), |t| {
-                t.parse::<u32>()
-                    .ok()
-                    .filter(|&n| n < 1_000_000)
-                    .ok_or_else(|| FenError::Count(t.to_string()))
+                t.parse::<u32>().ok().filter(|&n| n < 1_000_000).ok_or_else(|| FenError::Count(t.to_string()))
             })
         };
         let halfmoves = count(4, 0)?;
@@ -168,15 +131,7 @@ impl Setup {
             Some("g") => true,
             Some(t) => return Err(FenError::GolemField(t.to_string())),
         };
-        Ok(Setup {
-            board,
-            turn,
-            castling,
-            ep_square,
-            halfmoves,
-            fullmoves,
-            golem_captured,
-        })
+        Ok(Setup { board, turn, castling, ep_square, halfmoves, fullmoves, golem_captured })
     }
 
     /// Writes the FEN (the seventh field only when it is set).
@@ -226,11 +181,7 @@ fn parse_castling(variant: Variant, text: &str) -> Result<Bitboard, FenError> {
     let err = || FenError::Castling(text.to_string());
     let Some(files) = variant.castling_files() else {
         // Grolman Chess has no castling: a FIDE castling field is accepted and means nothing.
-        return if text.chars().all(|c| "KQkq".contains(c)) {
-            Ok(Bitboard::EMPTY)
-        } else {
-            Err(err())
-        };
+        return if text.chars().all(|c| "KQkq".contains(c)) { Ok(Bitboard::EMPTY) } else { Err(err()) };
     };
     let geo = variant.geometry();
     let mut rights = Bitboard::EMPTY;
@@ -254,10 +205,10 @@ fn castling_text(variant: Variant, rights: Bitboard) -> String {
     };
     let mut out = String::new();
     for (color, letters) in [(Color::White, ['K', 'Q']), (Color::Black, ['k', 'q'])] {
-        for side in 0..2 {
+        for (side, letter) in letters.into_iter().enumerate() {
             let sq = Square::new(files.rook[side], geo.back_rank(color)).expect("inside the frame");
             if rights.contains(sq) {
-                out.push(letters[side]);
+                out.push(letter);
             }
         }
     }
@@ -281,23 +232,9 @@ mod tests {
 
     #[test]
     fn errors_name_the_problem() {
-        let e = Setup::from_fen(
-            Variant::Chess,
-            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        );
-        assert_eq!(
-            e,
-            Err(FenError::RankWidth {
-                rank: 6,
-                found: 9,
-                width: 8,
-                variant: Variant::Chess
-            })
-        );
-        let e = Setup::from_fen(
-            Variant::Chess,
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBWKBNR w KQkq - 0 1",
-        );
+        let e = Setup::from_fen(Variant::Chess, "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert_eq!(e, Err(FenError::RankWidth { rank: 6, found: 9, width: 8, variant: Variant::Chess }));
+        let e = Setup::from_fen(Variant::Chess, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBWKBNR w KQkq - 0 1");
         assert_eq!(e, Err(FenError::Piece('W', Variant::Chess)));
         let e = Setup::from_fen(Variant::Chess, "8/8/8/8/8/8/8 w - - 0 1");
         assert!(matches!(e, Err(FenError::RankCount { found: 7, .. })));
@@ -308,11 +245,6 @@ mod tests {
     #[test]
     fn golem_field_round_trips() {
         let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR b KQkq - 0 1 g";
-        assert_eq!(
-            Setup::from_fen(Variant::Golem, fen)
-                .unwrap()
-                .to_fen(Variant::Golem),
-            fen
-        );
+        assert_eq!(Setup::from_fen(Variant::Golem, fen).unwrap().to_fen(Variant::Golem), fen);
     }
 }

@@ -122,11 +122,7 @@ pub(crate) fn split_square(s: &str) -> Option<(Square, &str)> {
     if bytes.len() < 2 || !(b'a'..=b'j').contains(&bytes[0]) || !bytes[1].is_ascii_digit() {
         return None;
     }
-    let len = if bytes[1] == b'1' && bytes.get(2) == Some(&b'0') {
-        3
-    } else {
-        2
-    };
+    let len = if bytes[1] == b'1' && bytes.get(2) == Some(&b'0') { 3 } else { 2 };
     let sq = s[..len].parse().ok()?;
     Some((sq, &s[len..]))
 }

@@ -63,15 +63,11 @@ impl Variant {
 
     pub const fn start_fen(self) -> &'static str {
         match self {
-            Variant::Chess | Variant::GhostKing => {
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-            }
+            Variant::Chess | Variant::GhostKing => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             Variant::Grolman => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
             Variant::Golem => "rnbgkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR w KQkq - 0 1",
             Variant::Werewolf => "rnbwkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBWKBNR w KQkq - 0 1",
-            Variant::UnicornGreat => {
-                "crnbukbnrq/ppppllpppp/4pp4/10/10/10/10/4PP4/PPPPLLPPPP/CRNBUKBNRQ w KQkq - 0 1"
-            }
+            Variant::UnicornGreat => "crnbukbnrq/ppppllpppp/4pp4/10/10/10/10/4PP4/PPPPLLPPPP/CRNBUKBNRQ w KQkq - 0 1",
         }
     }
 
@@ -124,9 +120,7 @@ impl Variant {
             Variant::Golem => &[Pawn, Knight, Bishop, Rook, Queen, King, Golem, HalfGolem],
             Variant::GhostKing => &[Pawn, Knight, Bishop, Rook, Queen, GhostKing],
             Variant::Werewolf => &[Pawn, Knight, Bishop, Rook, King, Werewolf],
-            Variant::UnicornGreat => &[
-                Pawn, Knight, Bishop, Rook, Queen, King, Unicorn, Chancellor, Lion,
-            ],
+            Variant::UnicornGreat => &[Pawn, Knight, Bishop, Rook, Queen, King, Unicorn, Chancellor, Lion],
         }
     }
 
@@ -134,9 +128,7 @@ impl Variant {
     pub fn promotions(self) -> &'static [Role] {
         use Role::*;
         match self {
-            Variant::Chess | Variant::Grolman | Variant::GhostKing => {
-                &[Queen, Rook, Bishop, Knight]
-            }
+            Variant::Chess | Variant::Grolman | Variant::GhostKing => &[Queen, Rook, Bishop, Knight],
             Variant::Golem => &[Queen, Golem, Rook, Bishop, Knight],
             Variant::Werewolf => &[Rook, Bishop, Knight],
             Variant::UnicornGreat => &[Queen, Unicorn, Chancellor],
@@ -146,18 +138,8 @@ impl Variant {
     pub fn castling_files(self) -> Option<CastlingFiles> {
         match self {
             Variant::Grolman => None,
-            Variant::UnicornGreat => Some(CastlingFiles {
-                king: 5,
-                rook: [8, 1],
-                king_to: [7, 3],
-                rook_to: [6, 4],
-            }),
-            _ => Some(CastlingFiles {
-                king: 4,
-                rook: [7, 0],
-                king_to: [6, 2],
-                rook_to: [5, 3],
-            }),
+            Variant::UnicornGreat => Some(CastlingFiles { king: 5, rook: [8, 1], king_to: [7, 3], rook_to: [6, 4] }),
+            _ => Some(CastlingFiles { king: 4, rook: [7, 0], king_to: [6, 2], rook_to: [5, 3] }),
         }
     }
 
@@ -166,12 +148,8 @@ impl Variant {
         let g = self.geometry();
         let rank = |r: u8| g.ranks[r as usize];
         match (self, color) {
-            (Variant::UnicornGreat, Color::White) => {
-                (rank(1) - sq_bb(&["e2", "f2"])) | sq_bb(&["e3", "f3"])
-            }
-            (Variant::UnicornGreat, Color::Black) => {
-                (rank(8) - sq_bb(&["e9", "f9"])) | sq_bb(&["e8", "f8"])
-            }
+            (Variant::UnicornGreat, Color::White) => (rank(1) - sq_bb(&["e2", "f2"])) | sq_bb(&["e3", "f3"]),
+            (Variant::UnicornGreat, Color::Black) => (rank(8) - sq_bb(&["e9", "f9"])) | sq_bb(&["e8", "f8"]),
             (_, Color::White) => rank(1),
             (_, Color::Black) => rank(g.height - 2),
         }
@@ -179,10 +157,7 @@ impl Variant {
 }
 
 fn sq_bb(names: &[&str]) -> Bitboard {
-    names
-        .iter()
-        .map(|n| n.parse::<Square>().expect("square name"))
-        .collect()
+    names.iter().map(|n| n.parse::<Square>().expect("square name")).collect()
 }
 
 impl fmt::Display for Variant {
@@ -200,15 +175,8 @@ impl FromStr for Variant {
 
     /// Reads a variant id, or its name as PGN tags write it (`Golem Chess`, `unicorngreat`).
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        let key: String = s
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        let key = key
-            .strip_suffix("chess")
-            .filter(|k| !k.is_empty())
-            .unwrap_or(&key);
+        let key: String = s.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect();
+        let key = key.strip_suffix("chess").filter(|k| !k.is_empty()).unwrap_or(&key);
         Variant::ALL
             .into_iter()
             .find(|v| v.id().replace('-', "") == key || (key == "standard" && *v == Variant::Chess))

@@ -22,9 +22,7 @@ fn has(p: &Position, coord: &str) -> bool {
 }
 
 fn play(p: &Position, coord: &str) -> Position {
-    let m = p
-        .parse_coord(coord)
-        .unwrap_or_else(|e| panic!("{coord}: {e}"));
+    let m = p.parse_coord(coord).unwrap_or_else(|e| panic!("{coord}: {e}"));
     p.after(&m)
 }
 
@@ -33,15 +31,12 @@ fn golem_slides_one_or_two_squares() {
     // The Golem on d4 reaches all 8 neighbours and the 8 squares two away; the pawn on d5
     // blocks d6 behind it (and d5 itself is its own piece), the empty e5 lets it reach f6.
     let p = pos("k7/8/8/3P4/3G4/8/8/7K w - - 0 1");
-    let golem: Vec<String> = legal(&p)
-        .into_iter()
-        .filter(|m| m.starts_with("d4"))
-        .collect();
+    let golem: Vec<String> = legal(&p).into_iter().filter(|m| m.starts_with("d4")).collect();
     assert_eq!(
         golem,
         [
-            "d4b2", "d4b4", "d4b6", "d4c3", "d4c4", "d4c5", "d4d2", "d4d3", "d4e3", "d4e4", "d4e5",
-            "d4f2", "d4f4", "d4f6"
+            "d4b2", "d4b4", "d4b6", "d4c3", "d4c4", "d4c5", "d4d2", "d4d3", "d4e3", "d4e4", "d4e5", "d4f2", "d4f4",
+            "d4f6"
         ]
     );
 }
@@ -51,30 +46,17 @@ fn a_non_golem_that_takes_a_golem_is_removed_and_the_golem_is_damaged() {
     // White's knight takes the black Golem on e5: the knight vanishes, a black Half-Golem stays.
     let p = pos("4k3/8/8/4g3/8/3N4/8/4K3 w - - 0 1");
     let after = play(&p, "d3e5");
-    assert_eq!(
-        after.board().piece_at(sq("e5")),
-        Some(Piece::new(Color::Black, Role::HalfGolem))
-    );
+    assert_eq!(after.board().piece_at(sq("e5")), Some(Piece::new(Color::Black, Role::HalfGolem)));
     assert_eq!(after.board().piece_at(sq("d3")), None);
-    assert_eq!(
-        after.board().by_color(Color::White).count(),
-        1,
-        "only the white king is left"
-    );
-    assert!(
-        after.golem_captured(),
-        "Black lost a Golem-kind piece this turn"
-    );
+    assert_eq!(after.board().by_color(Color::White).count(), 1, "only the white king is left");
+    assert!(after.golem_captured(), "Black lost a Golem-kind piece this turn");
 }
 
 #[test]
 fn a_half_golem_taking_a_golem_is_removed_too() {
     let p = pos("4k3/8/8/4g3/4H3/8/8/4K3 w - - 0 1");
     let after = play(&p, "e4e5");
-    assert_eq!(
-        after.board().piece_at(sq("e5")),
-        Some(Piece::new(Color::Black, Role::HalfGolem))
-    );
+    assert_eq!(after.board().piece_at(sq("e5")), Some(Piece::new(Color::Black, Role::HalfGolem)));
     assert_eq!(after.board().piece_at(sq("e4")), None);
 }
 
@@ -82,10 +64,7 @@ fn a_half_golem_taking_a_golem_is_removed_too() {
 fn golem_takes_golem_and_becomes_a_half_golem() {
     let p = pos("4k3/8/8/4g3/4G3/8/8/4K3 w - - 0 1");
     let after = play(&p, "e4e5");
-    assert_eq!(
-        after.board().piece_at(sq("e5")),
-        Some(Piece::new(Color::White, Role::HalfGolem))
-    );
+    assert_eq!(after.board().piece_at(sq("e5")), Some(Piece::new(Color::White, Role::HalfGolem)));
     assert_eq!(after.board().by_role(Role::Golem).count(), 0);
 }
 
@@ -93,16 +72,10 @@ fn golem_takes_golem_and_becomes_a_half_golem() {
 fn half_golems_are_captured_normally_and_a_golem_taking_one_stays_a_golem() {
     let p = pos("4k3/8/8/4h3/4G3/8/8/4K3 w - - 0 1");
     let after = play(&p, "e4e5");
-    assert_eq!(
-        after.board().piece_at(sq("e5")),
-        Some(Piece::new(Color::White, Role::Golem))
-    );
+    assert_eq!(after.board().piece_at(sq("e5")), Some(Piece::new(Color::White, Role::Golem)));
     let p = pos("4k3/8/8/4h3/8/3N4/8/4K3 w - - 0 1");
     let after = play(&p, "d3e5");
-    assert_eq!(
-        after.board().piece_at(sq("e5")),
-        Some(Piece::new(Color::White, Role::Knight))
-    );
+    assert_eq!(after.board().piece_at(sq("e5")), Some(Piece::new(Color::White, Role::Knight)));
 }
 
 #[test]
@@ -121,17 +94,11 @@ fn a_king_can_never_take_a_golem_but_takes_a_half_golem() {
 #[test]
 fn a_pawn_taking_a_golem_on_the_last_rank_is_removed_without_promoting() {
     let p = pos("3gk3/2P5/8/8/8/8/8/4K3 w - - 0 1");
-    let pawn: Vec<String> = legal(&p)
-        .into_iter()
-        .filter(|m| m.starts_with("c7"))
-        .collect();
+    let pawn: Vec<String> = legal(&p).into_iter().filter(|m| m.starts_with("c7")).collect();
     // Five promotions by pushing to c8 (Q, G, R, B, N) and one capture, with no suffix.
     assert_eq!(pawn, ["c7c8b", "c7c8g", "c7c8n", "c7c8q", "c7c8r", "c7d8"]);
     let after = play(&p, "c7d8");
-    assert_eq!(
-        after.board().piece_at(sq("d8")),
-        Some(Piece::new(Color::Black, Role::HalfGolem))
-    );
+    assert_eq!(after.board().piece_at(sq("d8")), Some(Piece::new(Color::Black, Role::HalfGolem)));
     assert_eq!(after.board().piece_at(sq("c7")), None);
 }
 
@@ -223,12 +190,7 @@ fn perft_from_the_start_position() {
     let start = Position::start(Variant::Golem);
     let expected = [20, 400, 8782, 192302];
     for (depth, nodes) in expected.into_iter().enumerate() {
-        assert_eq!(
-            perft(&start, depth as u32 + 1),
-            nodes,
-            "depth {}",
-            depth + 1
-        );
+        assert_eq!(perft(&start, depth as u32 + 1), nodes, "depth {}", depth + 1);
     }
 }
 

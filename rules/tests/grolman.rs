@@ -9,23 +9,13 @@ fn pos(fen: &str) -> Position {
 /// A turn as `lead (step step ..)` in coordinates, promotions as a trailing letter.
 fn text(m: &Move) -> String {
     let coord = |from, to, promotion: Option<Role>| {
-        format!(
-            "{from}{to}{}",
-            promotion
-                .map(|r| r.lower_char().to_string())
-                .unwrap_or_default()
-        )
+        format!("{from}{to}{}", promotion.map(|r| r.lower_char().to_string()).unwrap_or_default())
     };
     let lead = coord(m.from, m.to, m.promotion);
     if m.chain.is_empty() {
         return lead;
     }
-    let steps: Vec<String> = m
-        .chain
-        .steps()
-        .iter()
-        .map(|s| coord(s.from, s.to, s.promotion))
-        .collect();
+    let steps: Vec<String> = m.chain.steps().iter().map(|s| coord(s.from, s.to, s.promotion)).collect();
     format!("{lead} ({})", steps.join(" "))
 }
 
@@ -43,10 +33,7 @@ fn turns(p: &Position, from: &str, to: &str) -> Vec<String> {
 
 fn play_only(p: &Position, from: &str, to: &str) -> Position {
     let all = p.turns_from_lead(
-        &p.legal_moves()
-            .into_iter()
-            .find(|m| m.from.to_string() == from && m.to.to_string() == to)
-            .unwrap(),
+        &p.legal_moves().into_iter().find(|m| m.from.to_string() == from && m.to.to_string() == to).unwrap(),
     );
     assert_eq!(all.len(), 1, "{from}{to} has one chain");
     p.after(&all[0])
@@ -65,10 +52,7 @@ fn the_rule_pages_opening_example() {
     // 2. b3: bishop c1-b2, knight e2-c1, bishop f1-e2, rook g1-f1.
     assert_eq!(turns(&p, "b2", "b3"), ["b2b3 (c1b2 e2c1 f1e2 g1f1)"]);
     let p = play_only(&p, "b2", "b3");
-    assert_eq!(
-        p.fen(),
-        "rnbqkbr1/ppppnppp/8/4p3/4P3/1P6/PBPPBPPP/RNNQKR2 b - - 0 2"
-    );
+    assert_eq!(p.fen(), "rnbqkbr1/ppppnppp/8/4p3/4P3/1P6/PBPPBPPP/RNNQKR2 b - - 0 2");
 }
 
 #[test]
@@ -83,15 +67,7 @@ fn a_tie_among_the_weakest_followers_is_the_players_choice() {
 fn a_pawn_reaching_the_last_rank_in_the_chain_promotes_by_choice() {
     // The rook leaves c8; the pawn on c7 follows and promotes: four turns.
     let p = pos("2R5/2P5/7k/8/8/8/8/K7 w - - 0 1");
-    assert_eq!(
-        turns(&p, "c8", "d8"),
-        [
-            "c8d8 (c7c8b)",
-            "c8d8 (c7c8n)",
-            "c8d8 (c7c8q)",
-            "c8d8 (c7c8r)"
-        ]
-    );
+    assert_eq!(turns(&p, "c8", "d8"), ["c8d8 (c7c8b)", "c8d8 (c7c8n)", "c8d8 (c7c8q)", "c8d8 (c7c8r)"]);
 }
 
 #[test]
@@ -101,14 +77,8 @@ fn a_chain_pawn_may_double_step_and_sets_en_passant() {
     assert_eq!(turns(&p, "e4", "c5"), ["e4c5 (e2e4)"]);
     let after = play_only(&p, "e4", "c5");
     // The turn's last double step sets the en passant square, and Black may use it.
-    assert_eq!(
-        after.ep_square().map(|s| s.to_string()),
-        Some("e3".to_string())
-    );
-    assert!(after
-        .legal_moves()
-        .iter()
-        .any(|m| m.from.to_string() == "d4" && m.to.to_string() == "e3"));
+    assert_eq!(after.ep_square().map(|s| s.to_string()), Some("e3".to_string()));
+    assert!(after.legal_moves().iter().any(|m| m.from.to_string() == "d4" && m.to.to_string() == "e3"));
 }
 
 #[test]
@@ -127,13 +97,7 @@ fn no_lead_answers_the_check_is_checkmate() {
     // Back-rank mate: the king on h1 behind its pawns, the rook on a1 gives check.
     let p = pos("6k1/8/8/8/8/8/6PP/r6K w - - 0 1");
     assert_eq!(p.count_legal(), 0);
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome::Decisive {
-            winner: Color::Black,
-            reason: WinReason::Checkmate
-        })
-    );
+    assert_eq!(p.outcome(), Some(Outcome::Decisive { winner: Color::Black, reason: WinReason::Checkmate }));
 }
 
 #[test]
@@ -146,13 +110,7 @@ fn a_turn_that_leaves_the_own_king_attacked_is_legal_and_loses() {
     let after = play_only(&p, "a2", "a3");
     assert!(after.is_decided());
     assert_eq!(after.count_legal(), 0, "nothing more is played");
-    assert_eq!(
-        after.outcome(),
-        Some(Outcome::Decisive {
-            winner: Color::Black,
-            reason: WinReason::KingLeftAttacked
-        })
-    );
+    assert_eq!(after.outcome(), Some(Outcome::Decisive { winner: Color::Black, reason: WinReason::KingLeftAttacked }));
 }
 
 #[test]
@@ -170,11 +128,7 @@ fn no_legal_turn_and_not_in_check_is_stalemate() {
 #[test]
 fn there_is_no_castling() {
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    assert_eq!(
-        p.castling_rights().count(),
-        0,
-        "castling rights in a FEN mean nothing here"
-    );
+    assert_eq!(p.castling_rights().count(), 0, "castling rights in a FEN mean nothing here");
     assert!(p.legal_moves().iter().all(|m| !m.is_castle()));
 }
 
@@ -197,12 +151,7 @@ fn perft_from_the_start_position() {
     let start = Position::start(Variant::Grolman);
     let expected = [20, 400, 9064, 203462];
     for (depth, nodes) in expected.into_iter().enumerate() {
-        assert_eq!(
-            perft(&start, depth as u32 + 1),
-            nodes,
-            "depth {}",
-            depth + 1
-        );
+        assert_eq!(perft(&start, depth as u32 + 1), nodes, "depth {}", depth + 1);
     }
 }
 

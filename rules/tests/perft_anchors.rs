@@ -17,25 +17,13 @@ struct Case {
 fn cases() -> Vec<Case> {
     let text = include_str!("data/perft-anchors.txt");
     let mut out = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let parts: Vec<&str> = line.split(';').map(str::trim).collect();
         let variant: Variant = parts[0].parse().expect("variant id");
-        let fen = if parts[1] == "start" {
-            variant.start_fen().to_string()
-        } else {
-            parts[1].to_string()
-        };
+        let fen = if parts[1] == "start" { variant.start_fen().to_string() } else { parts[1].to_string() };
         for entry in parts[2].split_whitespace() {
             let (depth, nodes) = entry.split_once('=').expect("depth=nodes");
-            out.push(Case {
-                variant,
-                fen: fen.clone(),
-                depth: depth.parse().unwrap(),
-                nodes: nodes.parse().unwrap(),
-            });
+            out.push(Case { variant, fen: fen.clone(), depth: depth.parse().unwrap(), nodes: nodes.parse().unwrap() });
         }
     }
     out
@@ -43,30 +31,15 @@ fn cases() -> Vec<Case> {
 
 fn check(variants: &[Variant], keep: impl Fn(&Case) -> bool) {
     let mut ran = 0;
-    for case in cases()
-        .iter()
-        .filter(|c| variants.contains(&c.variant) && keep(c))
-    {
+    for case in cases().iter().filter(|c| variants.contains(&c.variant) && keep(c)) {
         let pos = Position::from_fen(case.variant, &case.fen).expect("anchor FEN is legal");
-        assert_eq!(
-            perft(&pos, case.depth),
-            case.nodes,
-            "{} {} depth {}",
-            case.variant,
-            case.fen,
-            case.depth
-        );
+        assert_eq!(perft(&pos, case.depth), case.nodes, "{} {} depth {}", case.variant, case.fen, case.depth);
         ran += 1;
     }
     assert!(ran > 0, "no anchor case selected");
 }
 
-const ISSUE_2: [Variant; 4] = [
-    Variant::Chess,
-    Variant::UnicornGreat,
-    Variant::Werewolf,
-    Variant::GhostKing,
-];
+const ISSUE_2: [Variant; 4] = [Variant::Chess, Variant::UnicornGreat, Variant::Werewolf, Variant::GhostKing];
 
 #[test]
 fn anchors_quick() {

@@ -136,10 +136,7 @@ impl Position {
         }
         // Golem Chess, restriction 4: a capture only restriction 1 forbids is legal when
         // nothing else is.
-        self.variant == Variant::Golem
-            && pseudo(true).contains(m)
-            && safe(m)
-            && !pseudo(false).iter().any(safe)
+        self.variant == Variant::Golem && pseudo(true).contains(m) && safe(m) && !pseudo(false).iter().any(safe)
     }
 
     /// A game already decided by a capture of the royal piece, or (Grolman) a turn that left
@@ -472,8 +469,6 @@ impl Position {
         self.en_passant(sink, safe);
         // The squares the king crosses must be safe as they stand; where it lands, as the board
         // is after castling (a rook leaving b1 or i1 can open the rank to an enemy beyond it).
-        self.castles(sink, |path| {
-            path.all_squares(|sq| self.attackers(sq, !us, without_king).is_empty())
-        });
+        self.castles(sink, |path| path.all_squares(|sq| self.attackers(sq, !us, without_king).is_empty()));
     }
 }

@@ -22,21 +22,24 @@ pub struct Move {
     pub played_at: Millis,
 }
 
+/// The columns `Move::from_row` reads, in its order.
+const COLUMNS: &str = "ply, coord, san, fen_after, time_used_ms, request_id, played_at";
+
 impl Move {
+    /// By position rather than by name: a game loads hundreds of moves, and looking each column
+    /// up by name is most of the cost of decoding a row.
     fn from_row(row: &Row<'_>) -> rusqlite::Result<Move> {
         Ok(Move {
-            ply: row.get("ply")?,
-            coord: row.get("coord")?,
-            san: row.get("san")?,
-            fen_after: row.get("fen_after")?,
-            time_used_ms: row.get("time_used_ms")?,
-            request_id: row.get("request_id")?,
-            played_at: row.get("played_at")?,
+            ply: row.get(0)?,
+            coord: row.get(1)?,
+            san: row.get(2)?,
+            fen_after: row.get(3)?,
+            time_used_ms: row.get(4)?,
+            request_id: row.get(5)?,
+            played_at: row.get(6)?,
         })
     }
 }
-
-const COLUMNS: &str = "ply, coord, san, fen_after, time_used_ms, request_id, played_at";
 
 /// A move to append.
 #[derive(Clone, Debug, PartialEq)]

@@ -84,6 +84,7 @@ impl Store {
 
     /// Opens a connection that only reads, for a database that [`Store::open`] has already
     /// migrated.
+    #[cfg(feature = "tokio")]
     pub(crate) fn open_reader(path: &Path) -> Result<Store> {
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
         configure(&conn)?;

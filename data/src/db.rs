@@ -9,7 +9,7 @@ use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use rusqlite::{Connection, TransactionBehavior};
 use rusqlite_migration::{Migrations, M};
 
 use crate::error::{Error, Result};
@@ -86,7 +86,7 @@ impl Store {
     /// migrated.
     #[cfg(feature = "tokio")]
     pub(crate) fn open_reader(path: &Path) -> Result<Store> {
-        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+        let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
         configure(&conn)?;
         // Read-write at the file level so it can share the WAL index with the writer, but
         // refusing every change: a reader that tried to write would be a bug in this crate.

@@ -20,6 +20,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{oneshot, Semaphore};
 
@@ -28,6 +29,9 @@ use crate::error::{Error, Result};
 
 /// Writes committed together at most (a bound on how long the first of them waits).
 const MAX_BATCH: usize = 256;
+
+/// How long a batch waits at most for writes that follow the last batch's (see `write_loop`).
+const GATHER: Duration = Duration::from_micros(300);
 
 /// Reads run at once at most, each on its own connection.
 const READERS: usize = 4;
@@ -195,15 +199,29 @@ where
 }
 
 fn write_loop(mut store: Store, queue: mpsc::Receiver<Box<dyn Job>>) {
+    let mut last_batch = 1;
     // Ends when every handle is gone and the queue is drained.
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
+        // The callers answered by the last commit usually write again at once, but their
+        // writes trickle in as their tasks wake. While this batch is smaller than the last,
+        // wait a moment for them (as PostgreSQL's commit_delay does) rather than paying a whole
+        // sync for a few writes and leaving the rest for the next one. A lone writer never waits.
+        let gather_until = Instant::now() + GATHER;
         while batch.len() < MAX_BATCH {
-            match queue.try_recv() {
+            let next = match queue.try_recv() {
+                Ok(job) => Ok(job),
+                Err(_) if batch.len() < last_batch => {
+                    queue.recv_timeout(gather_until.saturating_duration_since(Instant::now()))
+                }
+                Err(_) => break,
+            };
+            match next {
                 Ok(job) => batch.push(job),
                 Err(_) => break,
             }
         }
+        last_batch = batch.len();
         let committed = commit_batch(&mut store, &mut batch).map_err(Arc::new);
         for job in batch {
             job.answer(committed.as_ref().map(|_| ()));

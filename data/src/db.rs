@@ -68,10 +68,7 @@ impl Store {
         // of the file, so the first connection sets it for all.
         let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(Error::Corrupt(format!(
-                "{} cannot use write-ahead logging (journal mode stays {mode})",
-                path.display()
-            )));
+            return Err(Error::NoWal { path, mode });
         }
         let synchronous = match synchronous {
             Synchronous::Full => "FULL",

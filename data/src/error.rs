@@ -23,6 +23,12 @@ pub enum Error {
     #[error("the store is closed")]
     Closed,
 
+    #[error("{} cannot use write-ahead logging (its journal mode stays {mode})", path.display())]
+    NoWal {
+        path: std::path::PathBuf,
+        mode: String,
+    },
+
     #[error("database integrity check failed: {0}")]
     Corrupt(String),
 

@@ -362,7 +362,10 @@ impl WriteTx<'_> {
 
     pub(crate) fn finish_active(&self, game: &Game, finish: &Finish, now: Millis) -> Result<Game> {
         for update in &finish.ratings {
-            if game.color_of(update.player).is_none() || update.variant != game.variant {
+            let rated_by_game = game.rated
+                && game.color_of(update.player).is_some()
+                && update.variant == game.variant;
+            if !rated_by_game {
                 return Err(Error::RatingOutsideGame {
                     game_id: game.id,
                     player: update.player,

@@ -147,9 +147,21 @@ fn a_refused_rating_update_leaves_the_game_unfinished_and_no_rating_changed() {
         .unwrap_err();
     assert!(matches!(err, Error::RatingOutsideGame { .. }), "{err}");
 
+    let mut casual = new_game("c2", white, black);
+    casual.rated = false;
+    let casual = store.write(|tx| tx.create_game(&casual, 1)).unwrap().id;
+    let err = store
+        .write(|tx| tx.finish_game(casual, &rated_finish(white, black, 0), 50))
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::RatingOutsideGame { .. }),
+        "an unrated game rates nobody"
+    );
+
     store
         .read(|tx| {
             assert_eq!(tx.game(game)?.state, GameState::Active);
+            assert_eq!(tx.game(casual)?.state, GameState::Active);
             assert_eq!(
                 tx.rating(white, "chess")?,
                 None,

@@ -178,6 +178,11 @@ fn run_and_kill(path: &Path, mode: &str) -> (Vec<(GameId, u32)>, usize) {
         .recv_timeout(Duration::from_secs(60))
         .expect("the writer reports moves");
     thread::sleep(Duration::from_millis(fastrand::u64(0..200)));
+    let exited = child.try_wait().unwrap();
+    assert!(
+        exited.is_none(),
+        "the {mode} writer stopped by itself ({exited:?}): see its panic above"
+    );
     child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
     reader.join().unwrap();

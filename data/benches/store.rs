@@ -22,10 +22,7 @@ fn new_game(i: usize, white: i64, black: i64) -> NewGame {
         white,
         black,
         start_fen: FEN.into(),
-        time_control: Some(data::TimeControl {
-            base_ms: 600_000,
-            increment_ms: 5_000,
-        }),
+        time_control: Some(data::TimeControl { base_ms: 600_000, increment_ms: 5_000 }),
         deadline: Some(1_000_000),
         rated: true,
     }
@@ -50,21 +47,10 @@ fn seed(path: &Path) -> Vec<GameId> {
     store
         .write(|tx| {
             let players: Vec<i64> = (0..200)
-                .map(|i| {
-                    Ok(tx
-                        .upsert_player("discord", &format!("{i}"), &format!("player {i}"), 0)?
-                        .id)
-                })
+                .map(|i| Ok(tx.upsert_player("discord", &format!("{i}"), &format!("player {i}"), 0)?.id))
                 .collect::<data::Result<_>>()?;
             (0..ACTIVE_GAMES)
-                .map(|i| {
-                    Ok(tx
-                        .create_game(
-                            &new_game(i, players[i % 200], players[(i * 7 + 1) % 200]),
-                            0,
-                        )?
-                        .id)
-                })
+                .map(|i| Ok(tx.create_game(&new_game(i, players[i % 200], players[(i * 7 + 1) % 200]), 0)?.id))
                 .collect()
         })
         .unwrap()
@@ -95,12 +81,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 /// One transaction (one commit) per move, from one thread.
-fn sync_appends(
-    path: &Path,
-    games: &[GameId],
-    plies: &mut [u32],
-    synchronous: Synchronous,
-) -> Figures {
+fn sync_appends(path: &Path, games: &[GameId], plies: &mut [u32], synchronous: Synchronous) -> Figures {
     let mut store = Store::open_with(path, synchronous).unwrap();
     let mut latencies = Vec::new();
     let start = Instant::now();
@@ -112,21 +93,13 @@ fn sync_appends(
         latencies.push(t.elapsed());
         plies[i] += 1;
     }
-    Figures {
-        count: latencies.len(),
-        elapsed: start.elapsed(),
-        latencies,
-    }
+    Figures { count: latencies.len(), elapsed: start.elapsed(), latencies }
 }
 
 /// `movers` games moving at once through the group-committing writer, each waiting for its
 /// move's commit before the next.
 fn async_appends(path: &Path, games: &[GameId], plies: &[u32], movers: usize) -> Figures {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     runtime.block_on(async {
         let store = AsyncStore::open(path).await.unwrap();
         let start = Instant::now();
@@ -134,10 +107,7 @@ fn async_appends(path: &Path, games: &[GameId], plies: &[u32], movers: usize) ->
             .map(|m| {
                 let store = store.clone();
                 // Each mover plays its own games, so no two race for a ply.
-                let mine: Vec<(GameId, u32)> = (m..games.len())
-                    .step_by(movers)
-                    .map(|i| (games[i], plies[i]))
-                    .collect();
+                let mine: Vec<(GameId, u32)> = (m..games.len()).step_by(movers).map(|i| (games[i], plies[i])).collect();
                 tokio::spawn(async move {
                     let mut mine = mine;
                     let mut latencies = Vec::new();
@@ -146,10 +116,7 @@ fn async_appends(path: &Path, games: &[GameId], plies: &[u32], movers: usize) ->
                         let (game, ply) = mine[k];
                         let mv = new_move(ply, fastrand::u64(..));
                         let t = Instant::now();
-                        store
-                            .write(move |tx| tx.append_move(game, &mv, 1))
-                            .await
-                            .unwrap();
+                        store.write(move |tx| tx.append_move(game, &mv, 1)).await.unwrap();
                         latencies.push(t.elapsed());
                         mine[k].1 += 1;
                     }
@@ -161,11 +128,7 @@ fn async_appends(path: &Path, games: &[GameId], plies: &[u32], movers: usize) ->
         for task in tasks {
             latencies.extend(task.await.unwrap());
         }
-        Figures {
-            count: latencies.len(),
-            elapsed: start.elapsed(),
-            latencies,
-        }
+        Figures { count: latencies.len(), elapsed: start.elapsed(), latencies }
     })
 }
 
@@ -175,9 +138,7 @@ fn load_times(path: &Path) {
         .write(|tx| {
             let white = tx.upsert_player("discord", "loader-w", "W", 0)?.id;
             let black = tx.upsert_player("discord", "loader-b", "B", 0)?.id;
-            let game = tx
-                .create_game(&new_game(ACTIVE_GAMES + 1, white, black), 0)?
-                .id;
+            let game = tx.create_game(&new_game(ACTIVE_GAMES + 1, white, black), 0)?.id;
             for ply in 0..200 {
                 tx.append_move(game, &new_move(ply, u64::from(ply)), 1)?;
             }
@@ -191,10 +152,7 @@ fn load_times(path: &Path) {
         for _ in 0..5_000 {
             let (t, c) = (Instant::now(), thread_cpu_time());
             let record = if by_channel {
-                store
-                    .read(|tx| tx.active_game("discord", &channel))
-                    .unwrap()
-                    .unwrap()
+                store.read(|tx| tx.active_game("discord", &channel)).unwrap().unwrap()
             } else {
                 store.read(|tx| tx.game_record(game)).unwrap()
             };
@@ -216,10 +174,7 @@ fn load_times(path: &Path) {
 
 /// CPU time this thread has used: wall time less the time other processes held the cores.
 fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `ts` is a valid timespec for the call to fill.
     let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     assert_eq!(status, 0, "the thread CPU clock exists on Linux");
@@ -234,10 +189,7 @@ fn main() {
     let path = dir.path().join("bench.db");
     let seeding = Instant::now();
     let games = seed(&path);
-    println!(
-        "seeded {ACTIVE_GAMES} active games in {:.1} s",
-        seeding.elapsed().as_secs_f64()
-    );
+    println!("seeded {ACTIVE_GAMES} active games in {:.1} s", seeding.elapsed().as_secs_f64());
     let mut plies = vec![0; games.len()];
 
     if runs("sync") {
@@ -247,9 +199,8 @@ fn main() {
             .print("one commit per move, synchronous=NORMAL (not power-safe)");
     }
     for movers in [16, 64, 256].into_iter().filter(|_| runs("async")) {
-        async_appends(&path, &games, &plies, movers).print(&format!(
-            "AsyncStore group commit, {movers} games moving at once, FULL"
-        ));
+        async_appends(&path, &games, &plies, movers)
+            .print(&format!("AsyncStore group commit, {movers} games moving at once, FULL"));
         // The async run moved games on; read where they stand.
         let store = Store::open(&path).unwrap();
         store

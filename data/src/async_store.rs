@@ -64,11 +64,8 @@ impl AsyncStore {
             })
             .map_err(|_| Error::Closed)?;
         opened.await.map_err(|_| Error::Closed)??;
-        let readers = Arc::new(Readers {
-            path,
-            idle: Mutex::new(Vec::new()),
-            permits: Arc::new(Semaphore::new(READERS)),
-        });
+        let readers =
+            Arc::new(Readers { path, idle: Mutex::new(Vec::new()), permits: Arc::new(Semaphore::new(READERS)) });
         Ok(AsyncStore { jobs, readers })
     }
 
@@ -81,11 +78,7 @@ impl AsyncStore {
         R: Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
-        let job = Box::new(Pending {
-            f: Some(f),
-            outcome: None,
-            reply,
-        });
+        let job = Box::new(Pending { f: Some(f), outcome: None, reply });
         self.jobs.send(job).map_err(|_| Error::Closed)?;
         match answer.await.map_err(|_| Error::Closed)? {
             Ok(result) => result,
@@ -99,13 +92,7 @@ impl AsyncStore {
         F: FnOnce(&ReadTx<'_>) -> Result<R> + Send + 'static,
         R: Send + 'static,
     {
-        let permit = self
-            .readers
-            .permits
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| Error::Closed)?;
+        let permit = self.readers.permits.clone().acquire_owned().await.map_err(|_| Error::Closed)?;
         let readers = self.readers.clone();
         let joined = tokio::task::spawn_blocking(move || {
             let _permit = permit;
@@ -141,10 +128,7 @@ impl Readers {
     }
 
     fn put(&self, store: Store) {
-        self.idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(store);
+        self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(store);
     }
 }
 

@@ -91,19 +91,11 @@ impl ReadTx<'_> {
             .prepare_cached(&format!("SELECT {COLUMNS} FROM challenges WHERE id = ?1"))?
             .query_row([id], Challenge::from_row)
             .optional()?
-            .ok_or(Error::NotFound {
-                what: "challenge",
-                id,
-            })
+            .ok_or(Error::NotFound { what: "challenge", id })
     }
 
     /// The unexpired challenges made in a channel, oldest first.
-    pub fn channel_challenges(
-        &self,
-        platform: &str,
-        channel: &str,
-        now: Millis,
-    ) -> Result<Vec<Challenge>> {
+    pub fn channel_challenges(&self, platform: &str, channel: &str, now: Millis) -> Result<Vec<Challenge>> {
         let mut stmt = self.conn().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM challenges
              WHERE platform = ?1 AND channel = ?2 AND expires_at > ?3 ORDER BY id"
@@ -159,33 +151,18 @@ impl WriteTx<'_> {
     /// Accepts a challenge: it goes and its game starts, in one commit. Refused with
     /// `ChallengeExpired`, `OwnChallenge`, `NotChallenged` (someone else was challenged), or
     /// `ChannelBusy` (the channel's game is still on; the challenge then stays).
-    pub fn accept_challenge(
-        &self,
-        id: ChallengeId,
-        acceptance: &Acceptance,
-        now: Millis,
-    ) -> Result<Game> {
+    pub fn accept_challenge(&self, id: ChallengeId, acceptance: &Acceptance, now: Millis) -> Result<Game> {
         let challenge = self.challenge(id)?;
         let acceptor = acceptance.acceptor;
         if challenge.expires_at <= now {
-            return Err(Error::ChallengeExpired {
-                challenge_id: id,
-                expires_at: challenge.expires_at,
-            });
+            return Err(Error::ChallengeExpired { challenge_id: id, expires_at: challenge.expires_at });
         }
         if acceptor == challenge.challenger {
-            return Err(Error::OwnChallenge {
-                challenge_id: id,
-                player: acceptor,
-            });
+            return Err(Error::OwnChallenge { challenge_id: id, player: acceptor });
         }
         if let Some(challenged) = challenge.challenged {
             if challenged != acceptor {
-                return Err(Error::NotChallenged {
-                    challenge_id: id,
-                    challenged,
-                    player: acceptor,
-                });
+                return Err(Error::NotChallenged { challenge_id: id, challenged, player: acceptor });
             }
         }
         let challenger_color = match challenge.color {
@@ -201,10 +178,7 @@ impl WriteTx<'_> {
             &NewGame {
                 platform: challenge.platform.clone(),
                 server: challenge.server.clone(),
-                channel: acceptance
-                    .channel
-                    .clone()
-                    .unwrap_or_else(|| challenge.channel.clone()),
+                channel: acceptance.channel.clone().unwrap_or_else(|| challenge.channel.clone()),
                 variant: challenge.variant.clone(),
                 white,
                 black,
@@ -224,10 +198,7 @@ impl WriteTx<'_> {
     pub fn decline_challenge(&self, id: ChallengeId, by: PlayerId) -> Result<Challenge> {
         let challenge = self.challenge(id)?;
         if by != challenge.challenger && challenge.challenged != Some(by) {
-            return Err(Error::NotParty {
-                challenge_id: id,
-                player: by,
-            });
+            return Err(Error::NotParty { challenge_id: id, player: by });
         }
         self.delete_challenge(id)?;
         Ok(challenge)
@@ -235,20 +206,17 @@ impl WriteTx<'_> {
 
     /// Removes every challenge expired at `now` and returns them, so the host can say so.
     pub fn expire_challenges(&self, now: Millis) -> Result<Vec<Challenge>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "DELETE FROM challenges WHERE expires_at <= ?1 RETURNING {COLUMNS}"
-        ))?;
-        let mut expired: Vec<Challenge> = stmt
-            .query_map([now], Challenge::from_row)?
-            .collect::<rusqlite::Result<_>>()?;
+        let mut stmt = self
+            .conn()
+            .prepare_cached(&format!("DELETE FROM challenges WHERE expires_at <= ?1 RETURNING {COLUMNS}"))?;
+        let mut expired: Vec<Challenge> =
+            stmt.query_map([now], Challenge::from_row)?.collect::<rusqlite::Result<_>>()?;
         expired.sort_by_key(|c| c.id);
         Ok(expired)
     }
 
     fn delete_challenge(&self, id: ChallengeId) -> Result<()> {
-        self.conn()
-            .prepare_cached("DELETE FROM challenges WHERE id = ?1")?
-            .execute([id])?;
+        self.conn().prepare_cached("DELETE FROM challenges WHERE id = ?1")?.execute([id])?;
         Ok(())
     }
 }

@@ -88,10 +88,7 @@ impl Store {
         // Read-write at the file level so it can share the WAL index with the writer, but
         // refusing every change: a reader that tried to write would be a bug in this crate.
         conn.pragma_update(None, "query_only", true)?;
-        Ok(Store {
-            conn,
-            path: path.to_path_buf(),
-        })
+        Ok(Store { conn, path: path.to_path_buf() })
     }
 
     pub fn path(&self) -> &Path {
@@ -111,12 +108,8 @@ impl Store {
     /// stays. The transaction takes the write lock at its start (`BEGIN IMMEDIATE`), so what `f`
     /// reads cannot change under it before it writes.
     pub fn write<R>(&mut self, f: impl FnOnce(&WriteTx<'_>) -> Result<R>) -> Result<R> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let result = f(&WriteTx {
-            read: ReadTx { conn: &tx },
-        })?;
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let result = f(&WriteTx { read: ReadTx { conn: &tx } })?;
         tx.commit()?;
         Ok(result)
     }
@@ -125,9 +118,7 @@ impl Store {
     /// a savepoint and commits once.
     #[cfg(feature = "tokio")]
     pub(crate) fn begin_batch(&mut self) -> Result<rusqlite::Transaction<'_>> {
-        Ok(self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?)
+        Ok(self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?)
     }
 
     /// The schema version of the open database.
@@ -201,9 +192,7 @@ pub struct WriteTx<'c> {
 impl<'c> WriteTx<'c> {
     #[cfg(feature = "tokio")]
     pub(crate) fn new(conn: &'c Connection) -> WriteTx<'c> {
-        WriteTx {
-            read: ReadTx { conn },
-        }
+        WriteTx { read: ReadTx { conn } }
     }
 }
 

@@ -53,10 +53,7 @@ pub struct TimeControl {
 impl TimeControl {
     /// Reads the pair of nullable columns a time control is stored in.
     pub(crate) fn from_columns(base: Option<i64>, increment: Option<i64>) -> Option<TimeControl> {
-        Some(TimeControl {
-            base_ms: base?,
-            increment_ms: increment?,
-        })
+        Some(TimeControl { base_ms: base?, increment_ms: increment? })
     }
 
     pub(crate) fn columns(tc: Option<TimeControl>) -> (Option<i64>, Option<i64>) {
@@ -170,9 +167,7 @@ impl GameRecord {
 
     /// The position now.
     pub fn fen(&self) -> &str {
-        self.moves
-            .last()
-            .map_or(&self.game.start_fen, |m| &m.fen_after)
+        self.moves.last().map_or(&self.game.start_fen, |m| &m.fen_after)
     }
 }
 
@@ -215,11 +210,7 @@ impl ReadTx<'_> {
     fn record_of(&self, game: Game) -> Result<GameRecord> {
         let moves = self.moves(game.id)?;
         let offers = self.offers(game.id)?;
-        Ok(GameRecord {
-            game,
-            moves,
-            offers,
-        })
+        Ok(GameRecord { game, moves, offers })
     }
 
     /// Active games whose player to move ran out of time at or before `now`, earliest first.
@@ -237,9 +228,7 @@ impl ReadTx<'_> {
     pub fn next_deadline(&self) -> Result<Option<Millis>> {
         Ok(self
             .conn()
-            .prepare_cached(
-                "SELECT min(deadline) FROM games WHERE state = 'active' AND deadline IS NOT NULL",
-            )?
+            .prepare_cached("SELECT min(deadline) FROM games WHERE state = 'active' AND deadline IS NOT NULL")?
             .query_row([], |row| row.get(0))?)
     }
 
@@ -282,10 +271,7 @@ impl ReadTx<'_> {
     pub(crate) fn active(&self, id: GameId) -> Result<Game> {
         let game = self.game(id)?;
         if game.state != GameState::Active {
-            return Err(Error::GameNotActive {
-                game_id: id,
-                state: game.state,
-            });
+            return Err(Error::GameNotActive { game_id: id, state: game.state });
         }
         Ok(game)
     }
@@ -297,12 +283,7 @@ impl WriteTx<'_> {
         self.insert_game(new, None, now)
     }
 
-    pub(crate) fn insert_game(
-        &self,
-        new: &NewGame,
-        pairing: Option<PairingId>,
-        now: Millis,
-    ) -> Result<Game> {
+    pub(crate) fn insert_game(&self, new: &NewGame, pairing: Option<PairingId>, now: Millis) -> Result<Game> {
         // The unique index would refuse the insert anyway; asking first (inside the write lock,
         // so nothing slips in between) lets the error name the game in the way.
         if let Some(busy) = self.active_game_id(&new.platform, &new.channel)? {
@@ -346,9 +327,7 @@ impl WriteTx<'_> {
     fn active_game_id(&self, platform: &str, channel: &str) -> Result<Option<GameId>> {
         Ok(self
             .conn()
-            .prepare_cached(
-                "SELECT id FROM games WHERE platform = ?1 AND channel = ?2 AND state = 'active'",
-            )?
+            .prepare_cached("SELECT id FROM games WHERE platform = ?1 AND channel = ?2 AND state = 'active'")?
             .query_row([platform, channel], |row| row.get(0))
             .optional()?)
     }
@@ -362,9 +341,7 @@ impl WriteTx<'_> {
 
     pub(crate) fn finish_active(&self, game: &Game, finish: &Finish, now: Millis) -> Result<Game> {
         for update in &finish.ratings {
-            let rated_by_game = game.rated
-                && game.color_of(update.player).is_some()
-                && update.variant == game.variant;
+            let rated_by_game = game.rated && game.color_of(update.player).is_some() && update.variant == game.variant;
             if !rated_by_game {
                 return Err(Error::RatingOutsideGame {
                     game_id: game.id,

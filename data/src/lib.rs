@@ -55,8 +55,7 @@ pub use offers::{Offer, OfferKind, Proposal};
 pub use players::Player;
 pub use ratings::{Glicko, Rating, RatingUpdate};
 pub use tournaments::{
-    Entrant, Format, NewPairing, NewTournament, Pairing, PairingResult, Round, Tournament,
-    TournamentState,
+    Entrant, Format, NewPairing, NewTournament, Pairing, PairingResult, Round, Tournament, TournamentState,
 };
 
 /// Milliseconds since the Unix epoch.

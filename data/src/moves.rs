@@ -78,9 +78,8 @@ impl Appended {
 impl ReadTx<'_> {
     /// The moves of a game, in order.
     pub fn moves(&self, game_id: GameId) -> Result<Vec<Move>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM moves WHERE game_id = ?1 ORDER BY ply"
-        ))?;
+        let mut stmt =
+            self.conn().prepare_cached(&format!("SELECT {COLUMNS} FROM moves WHERE game_id = ?1 ORDER BY ply"))?;
         let moves = stmt.query_map([game_id], Move::from_row)?;
         Ok(moves.collect::<rusqlite::Result<_>>()?)
     }
@@ -96,9 +95,7 @@ impl ReadTx<'_> {
     fn move_by_request(&self, game_id: GameId, request_id: &str) -> Result<Option<Move>> {
         Ok(self
             .conn()
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM moves WHERE game_id = ?1 AND request_id = ?2"
-            ))?
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM moves WHERE game_id = ?1 AND request_id = ?2"))?
             .query_row(params![game_id, request_id], Move::from_row)
             .optional()?)
     }
@@ -120,11 +117,7 @@ impl WriteTx<'_> {
         let game = self.active(game_id)?;
         let actual = self.ply_count(game_id)?;
         if actual != mv.expected_ply {
-            return Err(Error::PlyConflict {
-                game_id,
-                expected: mv.expected_ply,
-                actual,
-            });
+            return Err(Error::PlyConflict { game_id, expected: mv.expected_ply, actual });
         }
         let ply = actual + 1;
         self.conn()
@@ -133,16 +126,7 @@ impl WriteTx<'_> {
                      request_id, played_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?
-            .execute(params![
-                game_id,
-                ply,
-                mv.coord,
-                mv.san,
-                mv.fen_after,
-                mv.time_used_ms,
-                mv.request_id,
-                now
-            ])?;
+            .execute(params![game_id, ply, mv.coord, mv.san, mv.fen_after, mv.time_used_ms, mv.request_id, now])?;
         self.conn()
             .prepare_cached("UPDATE games SET deadline = ?2, updated_at = ?3 WHERE id = ?1")?
             .execute(params![game_id, mv.deadline, now])?;
@@ -174,26 +158,17 @@ impl WriteTx<'_> {
         self.active(game_id)?;
         let actual = self.ply_count(game_id)?;
         if actual != expected_ply {
-            return Err(Error::PlyConflict {
-                game_id,
-                expected: expected_ply,
-                actual,
-            });
+            return Err(Error::PlyConflict { game_id, expected: expected_ply, actual });
         }
         if plies > actual {
-            return Err(Error::TakebackTooFar {
-                game_id,
-                requested: plies,
-                played: actual,
-            });
+            return Err(Error::TakebackTooFar { game_id, requested: plies, played: actual });
         }
         let first = actual - plies + 1;
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2 RETURNING {COLUMNS}"
-        ))?;
-        let mut taken: Vec<Move> = stmt
-            .query_map(params![game_id, first], Move::from_row)?
-            .collect::<rusqlite::Result<_>>()?;
+        let mut stmt = self
+            .conn()
+            .prepare_cached(&format!("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2 RETURNING {COLUMNS}"))?;
+        let mut taken: Vec<Move> =
+            stmt.query_map(params![game_id, first], Move::from_row)?.collect::<rusqlite::Result<_>>()?;
         // RETURNING promises no order.
         taken.sort_by_key(|mv| mv.ply);
         self.conn()

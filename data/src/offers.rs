@@ -47,16 +47,9 @@ impl Offer {
     fn from_row(row: &Row<'_>) -> rusqlite::Result<Offer> {
         let proposal = match row.get("kind")? {
             OfferKind::Draw => Proposal::Draw,
-            OfferKind::Takeback => Proposal::Takeback {
-                plies: row.get("plies")?,
-            },
+            OfferKind::Takeback => Proposal::Takeback { plies: row.get("plies")? },
         };
-        Ok(Offer {
-            proposal,
-            by: row.get("by_color")?,
-            at_ply: row.get("at_ply")?,
-            created_at: row.get("created_at")?,
-        })
+        Ok(Offer { proposal, by: row.get("by_color")?, at_ply: row.get("at_ply")?, created_at: row.get("created_at")? })
     }
 }
 
@@ -74,13 +67,7 @@ impl ReadTx<'_> {
 
 impl WriteTx<'_> {
     /// Records an offer by `by` in an active game, replacing their earlier offer of that kind.
-    pub fn make_offer(
-        &self,
-        game_id: GameId,
-        by: Color,
-        proposal: Proposal,
-        now: Millis,
-    ) -> Result<Offer> {
+    pub fn make_offer(&self, game_id: GameId, by: Color, proposal: Proposal, now: Millis) -> Result<Offer> {
         self.active(game_id)?;
         let at_ply = self.ply_count(game_id)?;
         let plies = match proposal {
@@ -93,12 +80,7 @@ impl WriteTx<'_> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![game_id, proposal.kind(), by, plies, at_ply, now])?;
-        Ok(Offer {
-            proposal,
-            by,
-            at_ply,
-            created_at: now,
-        })
+        Ok(Offer { proposal, by, at_ply, created_at: now })
     }
 
     /// Withdraws the offers of one kind (both sides'), or all of them; returns how many went.

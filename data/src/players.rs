@@ -45,9 +45,7 @@ impl ReadTx<'_> {
     pub fn find_player(&self, platform: &str, user_id: &str) -> Result<Option<Player>> {
         Ok(self
             .conn()
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM players WHERE platform = ?1 AND user_id = ?2"
-            ))?
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM players WHERE platform = ?1 AND user_id = ?2"))?
             .query_row([platform, user_id], Player::from_row)
             .optional()?)
     }
@@ -56,13 +54,7 @@ impl ReadTx<'_> {
 impl WriteTx<'_> {
     /// The player with this platform and user id, created if new; the display name is updated
     /// if it changed (players rename themselves).
-    pub fn upsert_player(
-        &self,
-        platform: &str,
-        user_id: &str,
-        display_name: &str,
-        now: Millis,
-    ) -> Result<Player> {
+    pub fn upsert_player(&self, platform: &str, user_id: &str, display_name: &str, now: Millis) -> Result<Player> {
         self.conn()
             .prepare_cached(
                 "INSERT INTO players (platform, user_id, display_name, created_at, updated_at)
@@ -72,9 +64,7 @@ impl WriteTx<'_> {
                  WHERE display_name <> excluded.display_name",
             )?
             .execute(params![platform, user_id, display_name, now])?;
-        Ok(self
-            .find_player(platform, user_id)?
-            .expect("the player was just written"))
+        Ok(self.find_player(platform, user_id)?.expect("the player was just written"))
     }
 }
 
@@ -86,24 +76,16 @@ mod tests {
     #[test]
     fn a_player_is_found_by_platform_and_user_id_and_keeps_their_latest_name() {
         let (_dir, mut store) = temp_store();
-        let first = store
-            .write(|tx| tx.upsert_player("discord", "42", "Ann", 10))
-            .unwrap();
-        let again = store
-            .write(|tx| tx.upsert_player("discord", "42", "Ann", 20))
-            .unwrap();
+        let first = store.write(|tx| tx.upsert_player("discord", "42", "Ann", 10)).unwrap();
+        let again = store.write(|tx| tx.upsert_player("discord", "42", "Ann", 20)).unwrap();
         assert_eq!(again, first, "an unchanged name leaves the row alone");
 
-        let renamed = store
-            .write(|tx| tx.upsert_player("discord", "42", "Annie", 30))
-            .unwrap();
+        let renamed = store.write(|tx| tx.upsert_player("discord", "42", "Annie", 30)).unwrap();
         assert_eq!(renamed.id, first.id);
         assert_eq!(renamed.display_name, "Annie");
         assert_eq!((renamed.created_at, renamed.updated_at), (10, 30));
 
-        let other_platform = store
-            .write(|tx| tx.upsert_player("console", "42", "Ann", 40))
-            .unwrap();
+        let other_platform = store.write(|tx| tx.upsert_player("console", "42", "Ann", 40)).unwrap();
         assert_ne!(other_platform.id, first.id);
 
         store
@@ -111,13 +93,7 @@ mod tests {
                 assert_eq!(tx.find_player("discord", "42")?.unwrap(), renamed);
                 assert_eq!(tx.player(other_platform.id)?, other_platform);
                 assert!(tx.find_player("discord", "43")?.is_none());
-                assert!(matches!(
-                    tx.player(999),
-                    Err(Error::NotFound {
-                        what: "player",
-                        id: 999
-                    })
-                ));
+                assert!(matches!(tx.player(999), Err(Error::NotFound { what: "player", id: 999 })));
                 Ok(())
             })
             .unwrap();

@@ -63,18 +63,16 @@ impl ReadTx<'_> {
     pub fn rating(&self, player: PlayerId, variant: &str) -> Result<Option<Rating>> {
         Ok(self
             .conn()
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM ratings WHERE player_id = ?1 AND variant = ?2"
-            ))?
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM ratings WHERE player_id = ?1 AND variant = ?2"))?
             .query_row(params![player, variant], Rating::from_row)
             .optional()?)
     }
 
     /// Every rating of a player, by variant id.
     pub fn ratings_of(&self, player: PlayerId) -> Result<Vec<Rating>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM ratings WHERE player_id = ?1 ORDER BY variant"
-        ))?;
+        let mut stmt = self
+            .conn()
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM ratings WHERE player_id = ?1 ORDER BY variant"))?;
         let ratings = stmt.query_map([player], Rating::from_row)?;
         Ok(ratings.collect::<rusqlite::Result<_>>()?)
     }
@@ -116,9 +114,7 @@ impl WriteTx<'_> {
     /// Applies a rating update (see [`RatingUpdate`]): the rating becomes `update.glicko` with
     /// one more game.
     pub fn update_rating(&self, update: &RatingUpdate, now: Millis) -> Result<Rating> {
-        let games = self
-            .rating(update.player, &update.variant)?
-            .map_or(0, |r| r.games);
+        let games = self.rating(update.player, &update.variant)?.map_or(0, |r| r.games);
         if games != update.games_before {
             return Err(Error::RatingConflict {
                 player: update.player,
@@ -127,11 +123,7 @@ impl WriteTx<'_> {
                 actual: games,
             });
         }
-        let Glicko {
-            rating,
-            deviation,
-            volatility,
-        } = update.glicko;
+        let Glicko { rating, deviation, volatility } = update.glicko;
         Ok(self
             .conn()
             .prepare_cached(&format!(
@@ -144,15 +136,7 @@ impl WriteTx<'_> {
                  RETURNING {COLUMNS}"
             ))?
             .query_row(
-                params![
-                    update.player,
-                    update.variant,
-                    rating,
-                    deviation,
-                    volatility,
-                    games + 1,
-                    now
-                ],
+                params![update.player, update.variant, rating, deviation, volatility, games + 1, now],
                 Rating::from_row,
             )?)
     }

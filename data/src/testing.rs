@@ -29,10 +29,7 @@ pub fn new_game(channel: &str, white: PlayerId, black: PlayerId) -> NewGame {
         white,
         black,
         start_fen: START.into(),
-        time_control: Some(TimeControl {
-            base_ms: 600_000,
-            increment_ms: 5_000,
-        }),
+        time_control: Some(TimeControl { base_ms: 600_000, increment_ms: 5_000 }),
         deadline: Some(600_000),
         rated: true,
     }
@@ -44,11 +41,7 @@ pub fn store_with_game() -> (TempDir, Store, GameId, PlayerId, PlayerId) {
     let (game, white, black) = store
         .write(|tx| {
             let (white, black) = two_players(tx);
-            Ok((
-                tx.create_game(&new_game("c1", white, black), 0)?.id,
-                white,
-                black,
-            ))
+            Ok((tx.create_game(&new_game("c1", white, black), 0)?.id, white, black))
         })
         .unwrap();
     (dir, store, game, white, black)

@@ -177,10 +177,7 @@ impl ReadTx<'_> {
             .prepare_cached(&format!("SELECT {COLUMNS} FROM tournaments WHERE id = ?1"))?
             .query_row([id], Tournament::from_row)
             .optional()?
-            .ok_or(Error::NotFound {
-                what: "tournament",
-                id,
-            })
+            .ok_or(Error::NotFound { what: "tournament", id })
     }
 
     /// The tournaments of a server, latest start first.
@@ -222,63 +219,37 @@ impl ReadTx<'_> {
     /// Every round so far with its pairings: what standings and the next pairing are computed
     /// from.
     pub fn rounds(&self, tournament: TournamentId) -> Result<Vec<Round>> {
-        let mut stmt = self
-            .conn()
-            .prepare_cached("SELECT id FROM rounds WHERE tournament_id = ?1 ORDER BY number")?;
-        let ids: Vec<RoundId> = stmt
-            .query_map([tournament], |row| row.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+        let mut stmt = self.conn().prepare_cached("SELECT id FROM rounds WHERE tournament_id = ?1 ORDER BY number")?;
+        let ids: Vec<RoundId> = stmt.query_map([tournament], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
         ids.into_iter().map(|id| self.round(id)).collect()
     }
 
     pub fn round(&self, id: RoundId) -> Result<Round> {
         let (tournament, number, started_at, finished_at) = self
             .conn()
-            .prepare_cached(
-                "SELECT tournament_id, number, started_at, finished_at FROM rounds WHERE id = ?1",
-            )?
-            .query_row([id], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
-            })
+            .prepare_cached("SELECT tournament_id, number, started_at, finished_at FROM rounds WHERE id = ?1")?
+            .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
             .optional()?
             .ok_or(Error::NotFound { what: "round", id })?;
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {PAIRING_COLUMNS} FROM pairings WHERE round_id = ?1 ORDER BY board"
-        ))?;
-        let pairings = stmt
-            .query_map([id], Pairing::from_row)?
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(Round {
-            id,
-            tournament,
-            number,
-            started_at,
-            finished_at,
-            pairings,
-        })
+        let mut stmt = self
+            .conn()
+            .prepare_cached(&format!("SELECT {PAIRING_COLUMNS} FROM pairings WHERE round_id = ?1 ORDER BY board"))?;
+        let pairings = stmt.query_map([id], Pairing::from_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(Round { id, tournament, number, started_at, finished_at, pairings })
     }
 
     pub fn pairing(&self, id: PairingId) -> Result<Pairing> {
         self.conn()
-            .prepare_cached(&format!(
-                "SELECT {PAIRING_COLUMNS} FROM pairings WHERE id = ?1"
-            ))?
+            .prepare_cached(&format!("SELECT {PAIRING_COLUMNS} FROM pairings WHERE id = ?1"))?
             .query_row([id], Pairing::from_row)
             .optional()?
-            .ok_or(Error::NotFound {
-                what: "pairing",
-                id,
-            })
+            .ok_or(Error::NotFound { what: "pairing", id })
     }
 
     fn tournament_in(&self, id: TournamentId, needed: TournamentState) -> Result<Tournament> {
         let tournament = self.tournament(id)?;
         if tournament.state != needed {
-            return Err(Error::TournamentState {
-                tournament_id: id,
-                state: tournament.state,
-                needed,
-            });
+            return Err(Error::TournamentState { tournament_id: id, state: tournament.state, needed });
         }
         Ok(tournament)
     }
@@ -347,29 +318,15 @@ impl WriteTx<'_> {
     }
 
     /// Enters `player` in an open tournament.
-    pub fn join_tournament(
-        &self,
-        id: TournamentId,
-        player: PlayerId,
-        now: Millis,
-    ) -> Result<Entrant> {
+    pub fn join_tournament(&self, id: TournamentId, player: PlayerId, now: Millis) -> Result<Entrant> {
         self.tournament_in(id, TournamentState::Open)?;
         if self.is_entrant(id, player)? {
-            return Err(Error::AlreadyEntered {
-                tournament_id: id,
-                player,
-            });
+            return Err(Error::AlreadyEntered { tournament_id: id, player });
         }
         self.conn()
-            .prepare_cached(
-                "INSERT INTO entrants (tournament_id, player_id, joined_at) VALUES (?1, ?2, ?3)",
-            )?
+            .prepare_cached("INSERT INTO entrants (tournament_id, player_id, joined_at) VALUES (?1, ?2, ?3)")?
             .execute(params![id, player, now])?;
-        Ok(Entrant {
-            player,
-            joined_at: now,
-            withdrawn_at: None,
-        })
+        Ok(Entrant { player, joined_at: now, withdrawn_at: None })
     }
 
     /// Takes `player` out of a tournament that has not started: as if they never joined.
@@ -380,27 +337,16 @@ impl WriteTx<'_> {
             .prepare_cached("DELETE FROM entrants WHERE tournament_id = ?1 AND player_id = ?2")?
             .execute([id, player])?;
         if removed == 0 {
-            return Err(Error::NotEntrant {
-                tournament_id: id,
-                player,
-            });
+            return Err(Error::NotEntrant { tournament_id: id, player });
         }
         Ok(())
     }
 
     /// Withdraws `player` from a running tournament: no more pairings, results kept.
-    pub fn withdraw_entrant(
-        &self,
-        id: TournamentId,
-        player: PlayerId,
-        now: Millis,
-    ) -> Result<Entrant> {
+    pub fn withdraw_entrant(&self, id: TournamentId, player: PlayerId, now: Millis) -> Result<Entrant> {
         self.tournament_in(id, TournamentState::Running)?;
         if !self.is_entrant(id, player)? {
-            return Err(Error::NotEntrant {
-                tournament_id: id,
-                player,
-            });
+            return Err(Error::NotEntrant { tournament_id: id, player });
         }
         Ok(self
             .conn()
@@ -410,11 +356,7 @@ impl WriteTx<'_> {
                  RETURNING player_id, joined_at, withdrawn_at",
             )?
             .query_row(params![id, player, now], |row| {
-                Ok(Entrant {
-                    player: row.get(0)?,
-                    joined_at: row.get(1)?,
-                    withdrawn_at: row.get(2)?,
-                })
+                Ok(Entrant { player: row.get(0)?, joined_at: row.get(1)?, withdrawn_at: row.get(2)? })
             })?)
     }
 
@@ -434,11 +376,7 @@ impl WriteTx<'_> {
             .prepare_cached("SELECT coalesce(max(number), 0) FROM rounds WHERE tournament_id = ?1")?
             .query_row([tournament], |row| row.get(0))?;
         if number != last + 1 {
-            return Err(Error::RoundOutOfOrder {
-                tournament_id: tournament,
-                expected: last + 1,
-                number,
-            });
+            return Err(Error::RoundOutOfOrder { tournament_id: tournament, expected: last + 1, number });
         }
         let round: RoundId = self
             .conn()
@@ -452,52 +390,30 @@ impl WriteTx<'_> {
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
         for (board, pairing) in (1u32..).zip(pairings) {
-            insert.execute(params![
-                round,
-                board,
-                pairing.white,
-                pairing.black,
-                pairing.result
-            ])?;
+            insert.execute(params![round, board, pairing.white, pairing.black, pairing.result])?;
         }
         self.round(round)
     }
 
     /// Starts the game of a pairing; its result will be the pairing's when it finishes.
     /// The game's players must be the pairing's (`PairingMismatch`).
-    pub fn create_pairing_game(
-        &self,
-        pairing: PairingId,
-        new: &NewGame,
-        now: Millis,
-    ) -> Result<Game> {
+    pub fn create_pairing_game(&self, pairing: PairingId, new: &NewGame, now: Millis) -> Result<Game> {
         let paired = self.pairing(pairing)?;
         if paired.white != new.white || paired.black != Some(new.black) {
-            return Err(Error::PairingMismatch {
-                pairing_id: pairing,
-                white: new.white,
-                black: new.black,
-            });
+            return Err(Error::PairingMismatch { pairing_id: pairing, white: new.white, black: new.black });
         }
         self.insert_game(new, Some(pairing), now)
     }
 
     /// Sets (or, with `None`, clears) a pairing's result: forfeits, adjudications, corrections.
     /// Finishing a pairing's game sets it by itself.
-    pub fn set_pairing_result(
-        &self,
-        pairing: PairingId,
-        result: Option<PairingResult>,
-    ) -> Result<Pairing> {
+    pub fn set_pairing_result(&self, pairing: PairingId, result: Option<PairingResult>) -> Result<Pairing> {
         let changed = self
             .conn()
             .prepare_cached("UPDATE pairings SET result = ?2 WHERE id = ?1")?
             .execute(params![pairing, result])?;
         if changed == 0 {
-            return Err(Error::NotFound {
-                what: "pairing",
-                id: pairing,
-            });
+            return Err(Error::NotFound { what: "pairing", id: pairing });
         }
         self.pairing(pairing)
     }
@@ -505,15 +421,10 @@ impl WriteTx<'_> {
     pub fn finish_round(&self, round: RoundId, now: Millis) -> Result<Round> {
         let changed = self
             .conn()
-            .prepare_cached(
-                "UPDATE rounds SET finished_at = coalesce(finished_at, ?2) WHERE id = ?1",
-            )?
+            .prepare_cached("UPDATE rounds SET finished_at = coalesce(finished_at, ?2) WHERE id = ?1")?
             .execute(params![round, now])?;
         if changed == 0 {
-            return Err(Error::NotFound {
-                what: "round",
-                id: round,
-            });
+            return Err(Error::NotFound { what: "round", id: round });
         }
         self.round(round)
     }

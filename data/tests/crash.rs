@@ -65,9 +65,7 @@ fn move_for(game: GameId, expected: u32) -> NewMove {
 
 fn report(game: GameId, ply: u32) {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "committed {game} {ply}")
-        .and_then(|()| out.flush())
-        .expect("the test reads stdout");
+    writeln!(out, "committed {game} {ply}").and_then(|()| out.flush()).expect("the test reads stdout");
 }
 
 /// The writer's entry point: does nothing unless the crash test started this process.
@@ -86,28 +84,19 @@ fn write_sync(path: &Path) {
     let mut store = Store::open(path).unwrap();
     loop {
         let i = fastrand::usize(..CHANNELS);
-        let record = store
-            .read(|tx| tx.active_game("crash", &channel(i)))
-            .unwrap();
+        let record = store.read(|tx| tx.active_game("crash", &channel(i))).unwrap();
         let Some(record) = record else {
-            store
-                .write(|tx| tx.create_game(&new_game(channel(i)), 0))
-                .unwrap();
+            store.write(|tx| tx.create_game(&new_game(channel(i)), 0)).unwrap();
             continue;
         };
         let (game, ply) = (record.game.id, record.ply());
-        store
-            .write(|tx| tx.append_move(game, &move_for(game, ply), 0))
-            .unwrap();
+        store.write(|tx| tx.append_move(game, &move_for(game, ply), 0)).unwrap();
         report(game, ply + 1);
     }
 }
 
 fn write_async(path: &Path) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .build()
-        .unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).build().unwrap();
     runtime.block_on(async {
         let store = AsyncStore::open(path).await.unwrap();
         let writers: Vec<_> = (0..ASYNC_WRITERS)
@@ -119,23 +108,14 @@ fn write_async(path: &Path) {
                     loop {
                         let name = channel(mine[fastrand::usize(..mine.len())]);
                         let lookup = name.clone();
-                        let record = store
-                            .read(move |tx| tx.active_game("crash", &lookup))
-                            .await
-                            .unwrap();
+                        let record = store.read(move |tx| tx.active_game("crash", &lookup)).await.unwrap();
                         let Some(record) = record else {
-                            store
-                                .write(move |tx| tx.create_game(&new_game(name), 0))
-                                .await
-                                .unwrap();
+                            store.write(move |tx| tx.create_game(&new_game(name), 0)).await.unwrap();
                             continue;
                         };
                         let (game, ply) = (record.game.id, record.ply());
                         let mv = move_for(game, ply);
-                        store
-                            .write(move |tx| tx.append_move(game, &mv, 0))
-                            .await
-                            .unwrap();
+                        store.write(move |tx| tx.append_move(game, &mv, 0)).await.unwrap();
                         report(game, ply + 1);
                     }
                 })
@@ -174,15 +154,10 @@ fn run_and_kill(path: &Path, mode: &str) -> (Vec<(GameId, u32)>, usize) {
         }
     });
     // A watchdog, not a measurement: a writer that reports nothing is a failure.
-    let first = lines
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the writer reports moves");
+    let first = lines.recv_timeout(Duration::from_secs(60)).expect("the writer reports moves");
     thread::sleep(Duration::from_millis(fastrand::u64(0..200)));
     let exited = child.try_wait().unwrap();
-    assert!(
-        exited.is_none(),
-        "the {mode} writer stopped by itself ({exited:?}): see its panic above"
-    );
+    assert!(exited.is_none(), "the {mode} writer stopped by itself ({exited:?}): see its panic above");
     child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
     reader.join().unwrap();
@@ -211,20 +186,12 @@ fn check(store: &Store) -> HashMap<GameId, u32> {
                 }
                 let g = &record.game;
                 if n == LAST_PLY {
-                    assert_eq!(
-                        (g.state, g.result),
-                        (GameState::Finished, Some(GameResult::Draw)),
-                        "game {id}"
-                    );
+                    assert_eq!((g.state, g.result), (GameState::Finished, Some(GameResult::Draw)), "game {id}");
                     assert_eq!(g.deadline, None);
                 } else {
                     assert!(n < LAST_PLY, "game {id} has {n} plies");
                     assert_eq!(g.state, GameState::Active, "game {id} at ply {n}");
-                    assert_eq!(
-                        g.deadline,
-                        Some(i64::from(n)),
-                        "game {id}: row and move disagree"
-                    );
+                    assert_eq!(g.deadline, Some(i64::from(n)), "game {id}: row and move disagree");
                 }
                 plies.insert(id, n);
             }
@@ -264,10 +231,7 @@ fn every_reported_move_survives_sigkill_and_nothing_partial_does() {
         let stored = check(&store);
         for (game, ply) in &reported_max {
             let have = stored.get(game).copied().unwrap_or(0);
-            assert!(
-                have >= *ply,
-                "run {run} ({mode}): game {game} reported ply {ply}, stored {have}"
-            );
+            assert!(have >= *ply, "run {run} ({mode}): game {game} reported ply {ply}, stored {have}");
         }
         // Beyond the reported moves, only those in flight at the kill may have landed.
         let stored_now: u32 = stored.values().sum();
@@ -280,11 +244,6 @@ fn every_reported_move_survives_sigkill_and_nothing_partial_does() {
         stored_before = stored_now;
         finished = stored.values().filter(|&&n| n == LAST_PLY).count();
     }
-    assert!(
-        finished > 0,
-        "games were finished by their last move, not only begun"
-    );
-    eprintln!(
-        "{RUNS} SIGKILLs; {reported_total} moves reported, all found; {finished} games finished"
-    );
+    assert!(finished > 0, "games were finished by their last move, not only begun");
+    eprintln!("{RUNS} SIGKILLs; {reported_total} moves reported, all found; {finished} games finished");
 }

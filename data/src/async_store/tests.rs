@@ -7,13 +7,7 @@ async fn store_with_games(n: usize) -> (tempfile::TempDir, AsyncStore, Vec<i64>)
     let games = store
         .write(move |tx| {
             let (white, black) = two_players(tx);
-            (0..n)
-                .map(|i| {
-                    Ok(tx
-                        .create_game(&new_game(&format!("c{i}"), white, black), 0)?
-                        .id)
-                })
-                .collect()
+            (0..n).map(|i| Ok(tx.create_game(&new_game(&format!("c{i}"), white, black), 0)?.id)).collect()
         })
         .await
         .unwrap();
@@ -42,11 +36,7 @@ async fn concurrent_writes_each_get_their_own_outcome_and_all_that_succeed_are_s
         match task.await.unwrap() {
             Ok(Appended::Applied(_)) => applied += 1,
             Ok(Appended::AlreadyApplied(_)) => repeated += 1,
-            Err(Error::PlyConflict {
-                expected: 5,
-                actual: 0 | 1,
-                ..
-            }) => {}
+            Err(Error::PlyConflict { expected: 5, actual: 0 | 1, .. }) => {}
             Err(other) => panic!("unexpected {other}"),
         }
     }
@@ -76,10 +66,7 @@ async fn a_write_that_panics_panics_its_caller_and_leaves_the_writer_working() {
     assert!(crashed.unwrap_err().is_panic());
     // Its move was rolled back with its savepoint; the writer takes the next write.
     assert_eq!(store.read(move |tx| tx.ply_count(game)).await.unwrap(), 0);
-    store
-        .write(move |tx| tx.append_move(game, &nth_move(0, None), 2))
-        .await
-        .unwrap();
+    store.write(move |tx| tx.append_move(game, &nth_move(0, None), 2)).await.unwrap();
     assert_eq!(store.read(move |tx| tx.ply_count(game)).await.unwrap(), 1);
 }
 
@@ -98,14 +85,8 @@ async fn a_failing_write_changes_nothing_and_a_read_sees_every_acknowledged_writ
     assert_eq!(store.read(move |tx| tx.ply_count(a)).await.unwrap(), 0);
 
     for ply in 0..10 {
-        store
-            .write(move |tx| tx.append_move(b, &nth_move(ply, None), 1))
-            .await
-            .unwrap();
-        assert_eq!(
-            store.read(move |tx| tx.ply_count(b)).await.unwrap(),
-            ply + 1
-        );
+        store.write(move |tx| tx.append_move(b, &nth_move(ply, None), 1)).await.unwrap();
+        assert_eq!(store.read(move |tx| tx.ply_count(b)).await.unwrap(), ply + 1);
     }
 }
 

@@ -16,15 +16,13 @@ fn a_new_database_is_in_wal_mode_with_foreign_keys_and_full_sync() {
     let (_dir, store) = temp_store();
     let conn = store.connection();
     let pragma = |name: &str| -> String {
-        conn.query_row(&format!("PRAGMA {name}"), [], |row| {
-            row.get::<_, rusqlite::types::Value>(0)
-        })
-        .map(|value| match value {
-            rusqlite::types::Value::Integer(i) => i.to_string(),
-            rusqlite::types::Value::Text(t) => t,
-            other => format!("{other:?}"),
-        })
-        .unwrap()
+        conn.query_row(&format!("PRAGMA {name}"), [], |row| row.get::<_, rusqlite::types::Value>(0))
+            .map(|value| match value {
+                rusqlite::types::Value::Integer(i) => i.to_string(),
+                rusqlite::types::Value::Text(t) => t,
+                other => format!("{other:?}"),
+            })
+            .unwrap()
     };
     assert_eq!(pragma("journal_mode"), "wal");
     assert_eq!(pragma("foreign_keys"), "1");
@@ -68,21 +66,14 @@ fn every_earlier_version_migrates_to_the_latest_keeping_its_data() {
         }
 
         let mut store = Store::open(&path).unwrap();
-        assert_eq!(
-            store.schema_version().unwrap(),
-            SCHEMA_VERSION,
-            "from version {version}"
-        );
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION, "from version {version}");
         store.check_integrity().unwrap();
         if version >= 1 {
             store
                 .read(|tx| {
                     let record = tx.active_game("discord", "c")?.expect("the old game");
                     assert_eq!(record.game.id, 7);
-                    assert_eq!(
-                        record.game.pairing, None,
-                        "old games belong to no tournament"
-                    );
+                    assert_eq!(record.game.pairing, None, "old games belong to no tournament");
                     assert_eq!(record.moves[0].san, "e4");
                     assert_eq!(tx.rating(1, "chess")?.unwrap().games, 12);
                     assert_eq!(tx.challenges_of(1, 0)?.len(), 1);
@@ -106,10 +97,7 @@ fn a_database_from_a_newer_build_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("new.db");
     Store::open(&path).unwrap();
-    Connection::open(&path)
-        .unwrap()
-        .pragma_update(None, "user_version", SCHEMA_VERSION as i64 + 1)
-        .unwrap();
+    Connection::open(&path).unwrap().pragma_update(None, "user_version", SCHEMA_VERSION as i64 + 1).unwrap();
     assert!(matches!(Store::open(&path), Err(Error::Migration(_))));
 }
 
@@ -136,10 +124,7 @@ fn the_schema_itself_refuses_a_second_active_game_in_a_channel() {
         )
     };
     let err = copy("active", None).unwrap_err();
-    assert_eq!(
-        err.sqlite_error_code(),
-        Some(rusqlite::ErrorCode::ConstraintViolation)
-    );
+    assert_eq!(err.sqlite_error_code(), Some(rusqlite::ErrorCode::ConstraintViolation));
     // Ended games share the channel with the active one.
     copy("aborted", Some(1)).unwrap();
 }
@@ -158,8 +143,5 @@ fn a_read_is_not_blocked_by_a_writer_holding_the_lock_and_sees_its_last_snapshot
             Ok(())
         })
         .unwrap();
-    assert!(reader
-        .read(|r| r.find_player("test", "newcomer"))
-        .unwrap()
-        .is_some());
+    assert!(reader.read(|r| r.find_player("test", "newcomer")).unwrap().is_some());
 }

@@ -1,0 +1,225 @@
+//! Challenges: an offer to play, to one player or to anyone in the channel, until it expires or
+//! someone accepts (which starts the game in the same commit) or declines.
+
+use rusqlite::{params, OptionalExtension, Row};
+
+use crate::db::{ReadTx, WriteTx};
+use crate::error::{Error, Result};
+use crate::games::{Color, Game, NewGame, TimeControl};
+use crate::text::text_enum;
+use crate::{ChallengeId, Millis, PlayerId};
+
+text_enum! {
+    /// The colour the challenger asks for.
+    pub enum ColorChoice ("colour choice") {
+        White => "white",
+        Black => "black",
+        Random => "random",
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewChallenge {
+    pub platform: String,
+    pub server: Option<String>,
+    pub channel: String,
+    pub challenger: PlayerId,
+    /// `None`: open to anyone in the channel.
+    pub challenged: Option<PlayerId>,
+    pub variant: String,
+    pub color: ColorChoice,
+    pub time_control: Option<TimeControl>,
+    pub rated: bool,
+    pub expires_at: Millis,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Challenge {
+    pub id: ChallengeId,
+    pub platform: String,
+    pub server: Option<String>,
+    pub channel: String,
+    pub challenger: PlayerId,
+    pub challenged: Option<PlayerId>,
+    pub variant: String,
+    pub color: ColorChoice,
+    pub time_control: Option<TimeControl>,
+    pub rated: bool,
+    pub created_at: Millis,
+    pub expires_at: Millis,
+}
+
+impl Challenge {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Challenge> {
+        Ok(Challenge {
+            id: row.get("id")?,
+            platform: row.get("platform")?,
+            server: row.get("server")?,
+            channel: row.get("channel")?,
+            challenger: row.get("challenger_id")?,
+            challenged: row.get("challenged_id")?,
+            variant: row.get("variant")?,
+            color: row.get("color")?,
+            time_control: TimeControl::from_columns(row.get("base_ms")?, row.get("increment_ms")?),
+            rated: row.get("rated")?,
+            created_at: row.get("created_at")?,
+            expires_at: row.get("expires_at")?,
+        })
+    }
+}
+
+const COLUMNS: &str = "id, platform, server, channel, challenger_id, challenged_id, variant, \
+    color, base_ms, increment_ms, rated, created_at, expires_at";
+
+/// What the host adds when a challenge is accepted: what storage cannot know or must not draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Acceptance {
+    pub acceptor: PlayerId,
+    /// The challenger's colour if the challenge leaves it to chance (the host tosses the coin).
+    pub toss: Color,
+    /// The variant's start position (from the rules crate).
+    pub start_fen: String,
+    /// Where the game is played, if not in the challenge's channel (e.g. a new thread).
+    pub channel: Option<String>,
+    /// When white runs out of time for the first move.
+    pub deadline: Option<Millis>,
+}
+
+impl ReadTx<'_> {
+    pub fn challenge(&self, id: ChallengeId) -> Result<Challenge> {
+        self.conn()
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM challenges WHERE id = ?1"))?
+            .query_row([id], Challenge::from_row)
+            .optional()?
+            .ok_or(Error::NotFound { what: "challenge", id })
+    }
+
+    /// The unexpired challenges made in a channel, oldest first.
+    pub fn channel_challenges(&self, platform: &str, channel: &str, now: Millis) -> Result<Vec<Challenge>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM challenges
+             WHERE platform = ?1 AND channel = ?2 AND expires_at > ?3 ORDER BY id"
+        ))?;
+        let challenges = stmt.query_map(params![platform, channel, now], Challenge::from_row)?;
+        Ok(challenges.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The unexpired challenges `player` made or received, oldest first.
+    pub fn challenges_of(&self, player: PlayerId, now: Millis) -> Result<Vec<Challenge>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM challenges WHERE challenger_id = ?1 AND expires_at > ?2
+             UNION
+             SELECT {COLUMNS} FROM challenges WHERE challenged_id = ?1 AND expires_at > ?2
+             ORDER BY id"
+        ))?;
+        let challenges = stmt.query_map(params![player, now], Challenge::from_row)?;
+        Ok(challenges.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+impl WriteTx<'_> {
+    pub fn create_challenge(&self, new: &NewChallenge, now: Millis) -> Result<Challenge> {
+        let (base_ms, increment_ms) = TimeControl::columns(new.time_control);
+        let id = self
+            .conn()
+            .prepare_cached(
+                "INSERT INTO challenges (platform, server, channel, challenger_id, challenged_id,
+                     variant, color, base_ms, increment_ms, rated, created_at, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                 RETURNING id",
+            )?
+            .query_row(
+                params![
+                    new.platform,
+                    new.server,
+                    new.channel,
+                    new.challenger,
+                    new.challenged,
+                    new.variant,
+                    new.color,
+                    base_ms,
+                    increment_ms,
+                    new.rated,
+                    now,
+                    new.expires_at
+                ],
+                |row| row.get(0),
+            )?;
+        self.challenge(id)
+    }
+
+    /// Accepts a challenge: it goes and its game starts, in one commit. Refused with
+    /// `ChallengeExpired`, `OwnChallenge`, `NotChallenged` (someone else was challenged), or
+    /// `ChannelBusy` (the channel's game is still on; the challenge then stays).
+    pub fn accept_challenge(&self, id: ChallengeId, acceptance: &Acceptance, now: Millis) -> Result<Game> {
+        let challenge = self.challenge(id)?;
+        let acceptor = acceptance.acceptor;
+        if challenge.expires_at <= now {
+            return Err(Error::ChallengeExpired { challenge_id: id, expires_at: challenge.expires_at });
+        }
+        if acceptor == challenge.challenger {
+            return Err(Error::OwnChallenge { challenge_id: id, player: acceptor });
+        }
+        if let Some(challenged) = challenge.challenged {
+            if challenged != acceptor {
+                return Err(Error::NotChallenged { challenge_id: id, challenged, player: acceptor });
+            }
+        }
+        let challenger_color = match challenge.color {
+            ColorChoice::White => Color::White,
+            ColorChoice::Black => Color::Black,
+            ColorChoice::Random => acceptance.toss,
+        };
+        let (white, black) = match challenger_color {
+            Color::White => (challenge.challenger, acceptor),
+            Color::Black => (acceptor, challenge.challenger),
+        };
+        let game = self.create_game(
+            &NewGame {
+                platform: challenge.platform.clone(),
+                server: challenge.server.clone(),
+                channel: acceptance.channel.clone().unwrap_or_else(|| challenge.channel.clone()),
+                variant: challenge.variant.clone(),
+                white,
+                black,
+                start_fen: acceptance.start_fen.clone(),
+                time_control: challenge.time_control,
+                deadline: acceptance.deadline,
+                rated: challenge.rated,
+            },
+            now,
+        )?;
+        self.delete_challenge(id)?;
+        Ok(game)
+    }
+
+    /// Declines (by the challenged player) or withdraws (by the challenger) a challenge; an
+    /// open challenge only its challenger can withdraw. Returns the challenge, now gone.
+    pub fn decline_challenge(&self, id: ChallengeId, by: PlayerId) -> Result<Challenge> {
+        let challenge = self.challenge(id)?;
+        if by != challenge.challenger && challenge.challenged != Some(by) {
+            return Err(Error::NotParty { challenge_id: id, player: by });
+        }
+        self.delete_challenge(id)?;
+        Ok(challenge)
+    }
+
+    /// Removes every challenge expired at `now` and returns them, so the host can say so.
+    pub fn expire_challenges(&self, now: Millis) -> Result<Vec<Challenge>> {
+        let mut stmt = self
+            .conn()
+            .prepare_cached(&format!("DELETE FROM challenges WHERE expires_at <= ?1 RETURNING {COLUMNS}"))?;
+        let mut expired: Vec<Challenge> =
+            stmt.query_map([now], Challenge::from_row)?.collect::<rusqlite::Result<_>>()?;
+        expired.sort_by_key(|c| c.id);
+        Ok(expired)
+    }
+
+    fn delete_challenge(&self, id: ChallengeId) -> Result<()> {
+        self.conn().prepare_cached("DELETE FROM challenges WHERE id = ?1")?.execute([id])?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,393 @@
+//! Games: who plays what where, under which clock, and how it ended.
+
+use rusqlite::{params, OptionalExtension, Row};
+
+use crate::db::{ReadTx, WriteTx};
+use crate::error::{Error, Result};
+use crate::moves::Move;
+use crate::offers::Offer;
+use crate::ratings::RatingUpdate;
+use crate::text::text_enum;
+use crate::{GameId, Millis, PairingId, PlayerId};
+
+text_enum! {
+    pub enum Color ("colour") {
+        White => "white",
+        Black => "black",
+    }
+}
+
+impl Color {
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+}
+
+text_enum! {
+    pub enum GameState ("game state") {
+        Active => "active",
+        Finished => "finished",
+        /// Ended without a result (nobody moved in time at the start, or a moderator stopped it).
+        Aborted => "aborted",
+    }
+}
+
+text_enum! {
+    pub enum GameResult ("game result") {
+        WhiteWins => "1-0",
+        BlackWins => "0-1",
+        Draw => "1/2-1/2",
+    }
+}
+
+/// A Fischer clock: each side starts with `base_ms` and gains `increment_ms` per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeControl {
+    pub base_ms: i64,
+    pub increment_ms: i64,
+}
+
+impl TimeControl {
+    /// Reads the pair of nullable columns a time control is stored in.
+    pub(crate) fn from_columns(base: Option<i64>, increment: Option<i64>) -> Option<TimeControl> {
+        Some(TimeControl { base_ms: base?, increment_ms: increment? })
+    }
+
+    pub(crate) fn columns(tc: Option<TimeControl>) -> (Option<i64>, Option<i64>) {
+        (tc.map(|tc| tc.base_ms), tc.map(|tc| tc.increment_ms))
+    }
+}
+
+/// A game about to start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    pub platform: String,
+    /// The server (guild) the channel belongs to; `None` for direct messages and the console.
+    pub server: Option<String>,
+    pub channel: String,
+    pub variant: String,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub start_fen: String,
+    pub time_control: Option<TimeControl>,
+    /// When the first player to move runs out of time.
+    pub deadline: Option<Millis>,
+    pub rated: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub id: GameId,
+    pub platform: String,
+    pub server: Option<String>,
+    pub channel: String,
+    pub variant: String,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub start_fen: String,
+    pub state: GameState,
+    /// Set exactly when the state is `Finished`.
+    pub result: Option<GameResult>,
+    /// Why it ended: "checkmate", "resignation", "time", ... (the host's words).
+    pub reason: Option<String>,
+    pub time_control: Option<TimeControl>,
+    /// When the player to move runs out of time; `None` when no clock runs.
+    pub deadline: Option<Millis>,
+    pub rated: bool,
+    /// The tournament pairing this game was played for.
+    pub pairing: Option<PairingId>,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+    pub finished_at: Option<Millis>,
+}
+
+impl Game {
+    pub fn player(&self, color: Color) -> PlayerId {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The colour `player` plays, if they play (white first, should someone play themselves).
+    pub fn color_of(&self, player: PlayerId) -> Option<Color> {
+        if player == self.white {
+            Some(Color::White)
+        } else if player == self.black {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Game> {
+        Ok(Game {
+            id: row.get("id")?,
+            platform: row.get("platform")?,
+            server: row.get("server")?,
+            channel: row.get("channel")?,
+            variant: row.get("variant")?,
+            white: row.get("white_id")?,
+            black: row.get("black_id")?,
+            start_fen: row.get("start_fen")?,
+            state: row.get("state")?,
+            result: row.get("result")?,
+            reason: row.get("reason")?,
+            time_control: TimeControl::from_columns(row.get("base_ms")?, row.get("increment_ms")?),
+            deadline: row.get("deadline")?,
+            rated: row.get("rated")?,
+            pairing: row.get("pairing_id")?,
+            created_at: row.get("created_at")?,
+            updated_at: row.get("updated_at")?,
+            finished_at: row.get("finished_at")?,
+        })
+    }
+}
+
+pub(crate) const GAME_COLUMNS: &str = "id, platform, server, channel, variant, white_id, \
+    black_id, start_fen, state, result, reason, base_ms, increment_ms, deadline, rated, \
+    pairing_id, created_at, updated_at, finished_at";
+
+/// A game with everything needed to carry it on: its moves in order and its standing offers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub game: Game,
+    pub moves: Vec<Move>,
+    pub offers: Vec<Offer>,
+}
+
+impl GameRecord {
+    /// Plies played so far: the `expected_ply` of the next move.
+    pub fn ply(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    /// The position now.
+    pub fn fen(&self) -> &str {
+        self.moves.last().map_or(&self.game.start_fen, |m| &m.fen_after)
+    }
+}
+
+/// How a game ends, and the rating changes it causes (empty when unrated), written together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finish {
+    pub result: GameResult,
+    pub reason: String,
+    pub ratings: Vec<RatingUpdate>,
+}
+
+impl ReadTx<'_> {
+    pub fn game(&self, id: GameId) -> Result<Game> {
+        self.conn()
+            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
+            .query_row([id], Game::from_row)
+            .optional()?
+            .ok_or(Error::NotFound { what: "game", id })
+    }
+
+    /// A game with its moves and offers.
+    pub fn game_record(&self, id: GameId) -> Result<GameRecord> {
+        let game = self.game(id)?;
+        self.record_of(game)
+    }
+
+    /// The active game of a channel, if any, with its moves and offers.
+    pub fn active_game(&self, platform: &str, channel: &str) -> Result<Option<GameRecord>> {
+        let game = self
+            .conn()
+            .prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE platform = ?1 AND channel = ?2 AND state = 'active'"
+            ))?
+            .query_row([platform, channel], Game::from_row)
+            .optional()?;
+        game.map(|game| self.record_of(game)).transpose()
+    }
+
+    fn record_of(&self, game: Game) -> Result<GameRecord> {
+        let moves = self.moves(game.id)?;
+        let offers = self.offers(game.id)?;
+        Ok(GameRecord { game, moves, offers })
+    }
+
+    /// Active games whose player to move ran out of time at or before `now`, earliest first.
+    pub fn overdue_games(&self, now: Millis) -> Result<Vec<Game>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games
+             WHERE state = 'active' AND deadline IS NOT NULL AND deadline <= ?1
+             ORDER BY deadline, id"
+        ))?;
+        let games = stmt.query_map([now], Game::from_row)?;
+        Ok(games.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The earliest deadline of any active game: when the clock scheduler should next wake.
+    pub fn next_deadline(&self) -> Result<Option<Millis>> {
+        Ok(self
+            .conn()
+            .prepare_cached("SELECT min(deadline) FROM games WHERE state = 'active' AND deadline IS NOT NULL")?
+            .query_row([], |row| row.get(0))?)
+    }
+
+    /// The active games `player` plays in, oldest first.
+    pub fn active_games_of(&self, player: PlayerId) -> Result<Vec<Game>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE state = 'active' AND white_id = ?1
+             UNION
+             SELECT {GAME_COLUMNS} FROM games WHERE state = 'active' AND black_id = ?1
+             ORDER BY id"
+        ))?;
+        let games = stmt.query_map([player], Game::from_row)?;
+        Ok(games.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// `player`'s finished games, latest first, a page at a time: at most `limit` games that
+    /// come after `after`, the `(finished_at, id)` of the last game of the previous page (`None`
+    /// for the first page).
+    pub fn finished_games_of(
+        &self,
+        player: PlayerId,
+        after: Option<(Millis, GameId)>,
+        limit: u32,
+    ) -> Result<Vec<Game>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games
+             WHERE state = 'finished' AND white_id = ?1 AND (finished_at, id) < (?2, ?3)
+             UNION
+             SELECT {GAME_COLUMNS} FROM games
+             WHERE state = 'finished' AND black_id = ?1 AND (finished_at, id) < (?2, ?3)
+             ORDER BY finished_at DESC, id DESC
+             LIMIT ?4"
+        ))?;
+        let (finished_at, id) = after.unwrap_or((Millis::MAX, GameId::MAX));
+        let games = stmt.query_map(params![player, finished_at, id, limit], Game::from_row)?;
+        Ok(games.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The game if it is active; `GameNotActive` otherwise.
+    pub(crate) fn active(&self, id: GameId) -> Result<Game> {
+        let game = self.game(id)?;
+        if game.state != GameState::Active {
+            return Err(Error::GameNotActive { game_id: id, state: game.state });
+        }
+        Ok(game)
+    }
+}
+
+impl WriteTx<'_> {
+    /// Starts a game; `ChannelBusy` if its channel already has an active one.
+    pub fn create_game(&self, new: &NewGame, now: Millis) -> Result<Game> {
+        self.insert_game(new, None, now)
+    }
+
+    pub(crate) fn insert_game(&self, new: &NewGame, pairing: Option<PairingId>, now: Millis) -> Result<Game> {
+        // The unique index would refuse the insert anyway; asking first (inside the write lock,
+        // so nothing slips in between) lets the error name the game in the way.
+        if let Some(busy) = self.active_game_id(&new.platform, &new.channel)? {
+            return Err(Error::ChannelBusy {
+                platform: new.platform.clone(),
+                channel: new.channel.clone(),
+                game_id: busy,
+            });
+        }
+        let (base_ms, increment_ms) = TimeControl::columns(new.time_control);
+        let id = self
+            .conn()
+            .prepare_cached(
+                "INSERT INTO games (platform, server, channel, variant, white_id, black_id,
+                     start_fen, state, base_ms, increment_ms, deadline, rated, pairing_id,
+                     created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?11, ?12, ?13, ?13)
+                 RETURNING id",
+            )?
+            .query_row(
+                params![
+                    new.platform,
+                    new.server,
+                    new.channel,
+                    new.variant,
+                    new.white,
+                    new.black,
+                    new.start_fen,
+                    base_ms,
+                    increment_ms,
+                    new.deadline,
+                    new.rated,
+                    pairing,
+                    now
+                ],
+                |row| row.get(0),
+            )?;
+        self.game(id)
+    }
+
+    fn active_game_id(&self, platform: &str, channel: &str) -> Result<Option<GameId>> {
+        Ok(self
+            .conn()
+            .prepare_cached("SELECT id FROM games WHERE platform = ?1 AND channel = ?2 AND state = 'active'")?
+            .query_row([platform, channel], |row| row.get(0))
+            .optional()?)
+    }
+
+    /// Ends an active game with a result, applies its rating updates and, for a tournament game,
+    /// records the pairing's result: all or nothing.
+    pub fn finish_game(&self, id: GameId, finish: &Finish, now: Millis) -> Result<Game> {
+        let game = self.active(id)?;
+        self.finish_active(&game, finish, now)
+    }
+
+    pub(crate) fn finish_active(&self, game: &Game, finish: &Finish, now: Millis) -> Result<Game> {
+        for update in &finish.ratings {
+            let rated_by_game = game.rated && game.color_of(update.player).is_some() && update.variant == game.variant;
+            if !rated_by_game {
+                return Err(Error::RatingOutsideGame {
+                    game_id: game.id,
+                    player: update.player,
+                    variant: update.variant.clone(),
+                });
+            }
+            self.update_rating(update, now)?;
+        }
+        self.conn()
+            .prepare_cached(
+                "UPDATE games SET state = 'finished', result = ?2, reason = ?3, deadline = NULL,
+                     finished_at = ?4, updated_at = ?4
+                 WHERE id = ?1",
+            )?
+            .execute(params![game.id, finish.result, finish.reason, now])?;
+        self.clear_offers(game.id, None)?;
+        if let Some(pairing) = game.pairing {
+            self.set_pairing_result(pairing, Some(finish.result.into()))?;
+        }
+        self.game(game.id)
+    }
+
+    /// Ends an active game without a result.
+    pub fn abort_game(&self, id: GameId, reason: &str, now: Millis) -> Result<Game> {
+        self.active(id)?;
+        self.conn()
+            .prepare_cached(
+                "UPDATE games SET state = 'aborted', reason = ?2, deadline = NULL,
+                     finished_at = ?3, updated_at = ?3
+                 WHERE id = ?1",
+            )?
+            .execute(params![id, reason, now])?;
+        self.clear_offers(id, None)?;
+        self.game(id)
+    }
+
+    /// Moves the deadline of the player to move (a clock paused, extended or started).
+    pub fn set_deadline(&self, id: GameId, deadline: Option<Millis>, now: Millis) -> Result<Game> {
+        self.active(id)?;
+        self.conn()
+            .prepare_cached("UPDATE games SET deadline = ?2, updated_at = ?3 WHERE id = ?1")?
+            .execute(params![id, deadline, now])?;
+        self.game(id)
+    }
+}
+
+#[cfg(test)]
+mod tests;

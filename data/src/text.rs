@@ -1,0 +1,62 @@
+//! Enums stored as text: readable in the database and in logs, checked on the way in and out.
+
+/// Declares a fieldless enum whose values are stored as the given text, with `as_str`, `Display`,
+/// `FromStr` and the rusqlite conversions.
+macro_rules! text_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident ($kind:literal) {
+            $( $(#[$vmeta:meta])* $variant:ident => $text:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $text, )+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::error::UnknownText;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                match text {
+                    $( $text => Ok($name::$variant), )+
+                    _ => Err($crate::error::UnknownText { kind: $kind, text: text.to_owned() }),
+                }
+            }
+        }
+
+        impl rusqlite::ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(self.as_str().into())
+            }
+        }
+
+        impl rusqlite::types::FromSql for $name {
+            fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+                value
+                    .as_str()?
+                    .parse()
+                    .map_err(|e| rusqlite::types::FromSqlError::Other(Box::new(e)))
+            }
+        }
+    };
+}
+
+pub(crate) use text_enum;

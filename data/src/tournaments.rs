@@ -1,0 +1,434 @@
+//! Tournaments: entrants, rounds and pairings, with what standings are computed from. The host
+//! pairs and scores; this keeps what it decided.
+
+use rusqlite::{params, OptionalExtension, Row};
+
+use crate::db::{ReadTx, WriteTx};
+use crate::error::{Error, Result};
+use crate::games::{Game, GameResult, NewGame, TimeControl};
+use crate::text::text_enum;
+use crate::{GameId, Millis, PairingId, PlayerId, RoundId, TournamentId};
+
+text_enum! {
+    pub enum Format ("tournament format") {
+        Swiss => "swiss",
+        RoundRobin => "round-robin",
+        Knockout => "knockout",
+    }
+}
+
+text_enum! {
+    pub enum TournamentState ("tournament state") {
+        /// Taking entrants.
+        Open => "open",
+        Running => "running",
+        Finished => "finished",
+        Cancelled => "cancelled",
+    }
+}
+
+text_enum! {
+    /// The result of a pairing. For a bye (no black), the points it scores: `WhiteWins` a full
+    /// point, `Draw` a half, `BlackWins` none.
+    pub enum PairingResult ("pairing result") {
+        WhiteWins => "1-0",
+        BlackWins => "0-1",
+        Draw => "1/2-1/2",
+        /// White wins because black did not play.
+        WhiteWinsByForfeit => "+/-",
+        BlackWinsByForfeit => "-/+",
+        /// Neither played: no points, and not a game played for pairing purposes.
+        DoubleForfeit => "-/-",
+    }
+}
+
+impl From<GameResult> for PairingResult {
+    fn from(result: GameResult) -> PairingResult {
+        match result {
+            GameResult::WhiteWins => PairingResult::WhiteWins,
+            GameResult::BlackWins => PairingResult::BlackWins,
+            GameResult::Draw => PairingResult::Draw,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewTournament {
+    pub platform: String,
+    pub server: String,
+    /// Where the tournament is announced.
+    pub channel: String,
+    pub organiser: PlayerId,
+    pub name: String,
+    pub variant: String,
+    pub format: Format,
+    /// `None` when the format decides at the start (round-robin, knockout).
+    pub rounds: Option<u32>,
+    pub time_control: Option<TimeControl>,
+    pub rated: bool,
+    pub starts_at: Millis,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tournament {
+    pub id: TournamentId,
+    pub platform: String,
+    pub server: String,
+    pub channel: String,
+    pub organiser: PlayerId,
+    pub name: String,
+    pub variant: String,
+    pub format: Format,
+    pub rounds: Option<u32>,
+    pub time_control: Option<TimeControl>,
+    pub rated: bool,
+    pub starts_at: Millis,
+    pub state: TournamentState,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+}
+
+impl Tournament {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Tournament> {
+        Ok(Tournament {
+            id: row.get("id")?,
+            platform: row.get("platform")?,
+            server: row.get("server")?,
+            channel: row.get("channel")?,
+            organiser: row.get("organiser_id")?,
+            name: row.get("name")?,
+            variant: row.get("variant")?,
+            format: row.get("format")?,
+            rounds: row.get("rounds")?,
+            time_control: TimeControl::from_columns(row.get("base_ms")?, row.get("increment_ms")?),
+            rated: row.get("rated")?,
+            starts_at: row.get("starts_at")?,
+            state: row.get("state")?,
+            created_at: row.get("created_at")?,
+            updated_at: row.get("updated_at")?,
+        })
+    }
+}
+
+const COLUMNS: &str = "id, platform, server, channel, organiser_id, name, variant, format, \
+    rounds, base_ms, increment_ms, rated, starts_at, state, created_at, updated_at";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    pub player: PlayerId,
+    pub joined_at: Millis,
+    /// Set when they left a running tournament: they are paired no more but keep their games.
+    pub withdrawn_at: Option<Millis>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPairing {
+    pub white: PlayerId,
+    /// `None`: a bye for white.
+    pub black: Option<PlayerId>,
+    /// Known at once for byes and forfeits; games set theirs when they finish.
+    pub result: Option<PairingResult>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    pub id: PairingId,
+    pub round: RoundId,
+    /// 1 for the first board of the round.
+    pub board: u32,
+    pub white: PlayerId,
+    pub black: Option<PlayerId>,
+    /// The latest game played for this pairing (an aborted one may have been replayed).
+    pub game: Option<GameId>,
+    pub result: Option<PairingResult>,
+}
+
+impl Pairing {
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Pairing> {
+        Ok(Pairing {
+            id: row.get("id")?,
+            round: row.get("round_id")?,
+            board: row.get("board")?,
+            white: row.get("white_id")?,
+            black: row.get("black_id")?,
+            game: row.get("game_id")?,
+            result: row.get("result")?,
+        })
+    }
+}
+
+const PAIRING_COLUMNS: &str = "id, round_id, board, white_id, black_id, result, \
+    (SELECT max(g.id) FROM games g WHERE g.pairing_id = pairings.id) AS game_id";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Round {
+    pub id: RoundId,
+    pub tournament: TournamentId,
+    pub number: u32,
+    pub started_at: Millis,
+    pub finished_at: Option<Millis>,
+    /// By board.
+    pub pairings: Vec<Pairing>,
+}
+
+impl ReadTx<'_> {
+    pub fn tournament(&self, id: TournamentId) -> Result<Tournament> {
+        self.conn()
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM tournaments WHERE id = ?1"))?
+            .query_row([id], Tournament::from_row)
+            .optional()?
+            .ok_or(Error::NotFound { what: "tournament", id })
+    }
+
+    /// The tournaments of a server, latest start first.
+    pub fn server_tournaments(&self, platform: &str, server: &str) -> Result<Vec<Tournament>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM tournaments WHERE platform = ?1 AND server = ?2
+             ORDER BY starts_at DESC, id DESC"
+        ))?;
+        let tournaments = stmt.query_map([platform, server], Tournament::from_row)?;
+        Ok(tournaments.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Open tournaments whose start time has come, earliest first: for the scheduler.
+    pub fn due_tournaments(&self, now: Millis) -> Result<Vec<Tournament>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM tournaments WHERE state = 'open' AND starts_at <= ?1
+             ORDER BY starts_at, id"
+        ))?;
+        let tournaments = stmt.query_map([now], Tournament::from_row)?;
+        Ok(tournaments.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Entrants in the order they joined.
+    pub fn entrants(&self, tournament: TournamentId) -> Result<Vec<Entrant>> {
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT player_id, joined_at, withdrawn_at FROM entrants
+             WHERE tournament_id = ?1 ORDER BY joined_at, player_id",
+        )?;
+        let entrants = stmt.query_map([tournament], |row| {
+            Ok(Entrant {
+                player: row.get("player_id")?,
+                joined_at: row.get("joined_at")?,
+                withdrawn_at: row.get("withdrawn_at")?,
+            })
+        })?;
+        Ok(entrants.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every round so far with its pairings: what standings and the next pairing are computed
+    /// from.
+    pub fn rounds(&self, tournament: TournamentId) -> Result<Vec<Round>> {
+        let mut stmt = self.conn().prepare_cached("SELECT id FROM rounds WHERE tournament_id = ?1 ORDER BY number")?;
+        let ids: Vec<RoundId> = stmt.query_map([tournament], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+        ids.into_iter().map(|id| self.round(id)).collect()
+    }
+
+    pub fn round(&self, id: RoundId) -> Result<Round> {
+        let (tournament, number, started_at, finished_at) = self
+            .conn()
+            .prepare_cached("SELECT tournament_id, number, started_at, finished_at FROM rounds WHERE id = ?1")?
+            .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+            .optional()?
+            .ok_or(Error::NotFound { what: "round", id })?;
+        let mut stmt = self
+            .conn()
+            .prepare_cached(&format!("SELECT {PAIRING_COLUMNS} FROM pairings WHERE round_id = ?1 ORDER BY board"))?;
+        let pairings = stmt.query_map([id], Pairing::from_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(Round { id, tournament, number, started_at, finished_at, pairings })
+    }
+
+    pub fn pairing(&self, id: PairingId) -> Result<Pairing> {
+        self.conn()
+            .prepare_cached(&format!("SELECT {PAIRING_COLUMNS} FROM pairings WHERE id = ?1"))?
+            .query_row([id], Pairing::from_row)
+            .optional()?
+            .ok_or(Error::NotFound { what: "pairing", id })
+    }
+
+    fn tournament_in(&self, id: TournamentId, needed: TournamentState) -> Result<Tournament> {
+        let tournament = self.tournament(id)?;
+        if tournament.state != needed {
+            return Err(Error::TournamentState { tournament_id: id, state: tournament.state, needed });
+        }
+        Ok(tournament)
+    }
+
+    fn is_entrant(&self, tournament: TournamentId, player: PlayerId) -> Result<bool> {
+        Ok(self
+            .conn()
+            .prepare_cached("SELECT 1 FROM entrants WHERE tournament_id = ?1 AND player_id = ?2")?
+            .query_row([tournament, player], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+}
+
+impl WriteTx<'_> {
+    /// Creates a tournament, open for entrants.
+    pub fn create_tournament(&self, new: &NewTournament, now: Millis) -> Result<Tournament> {
+        let (base_ms, increment_ms) = TimeControl::columns(new.time_control);
+        let id = self
+            .conn()
+            .prepare_cached(
+                "INSERT INTO tournaments (platform, server, channel, organiser_id, name, variant,
+                     format, rounds, base_ms, increment_ms, rated, starts_at, state, created_at,
+                     updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', ?13, ?13)
+                 RETURNING id",
+            )?
+            .query_row(
+                params![
+                    new.platform,
+                    new.server,
+                    new.channel,
+                    new.organiser,
+                    new.name,
+                    new.variant,
+                    new.format,
+                    new.rounds,
+                    base_ms,
+                    increment_ms,
+                    new.rated,
+                    new.starts_at,
+                    now
+                ],
+                |row| row.get(0),
+            )?;
+        self.tournament(id)
+    }
+
+    /// Moves a tournament to `state` (start, finish, cancel), and fixes its round count if the
+    /// format decided it at the start.
+    pub fn set_tournament_state(
+        &self,
+        id: TournamentId,
+        state: TournamentState,
+        rounds: Option<u32>,
+        now: Millis,
+    ) -> Result<Tournament> {
+        self.tournament(id)?;
+        self.conn()
+            .prepare_cached(
+                "UPDATE tournaments SET state = ?2, rounds = coalesce(?3, rounds), updated_at = ?4
+                 WHERE id = ?1",
+            )?
+            .execute(params![id, state, rounds, now])?;
+        self.tournament(id)
+    }
+
+    /// Enters `player` in an open tournament.
+    pub fn join_tournament(&self, id: TournamentId, player: PlayerId, now: Millis) -> Result<Entrant> {
+        self.tournament_in(id, TournamentState::Open)?;
+        if self.is_entrant(id, player)? {
+            return Err(Error::AlreadyEntered { tournament_id: id, player });
+        }
+        self.conn()
+            .prepare_cached("INSERT INTO entrants (tournament_id, player_id, joined_at) VALUES (?1, ?2, ?3)")?
+            .execute(params![id, player, now])?;
+        Ok(Entrant { player, joined_at: now, withdrawn_at: None })
+    }
+
+    /// Takes `player` out of a tournament that has not started: as if they never joined.
+    pub fn leave_tournament(&self, id: TournamentId, player: PlayerId) -> Result<()> {
+        self.tournament_in(id, TournamentState::Open)?;
+        let removed = self
+            .conn()
+            .prepare_cached("DELETE FROM entrants WHERE tournament_id = ?1 AND player_id = ?2")?
+            .execute([id, player])?;
+        if removed == 0 {
+            return Err(Error::NotEntrant { tournament_id: id, player });
+        }
+        Ok(())
+    }
+
+    /// Withdraws `player` from a running tournament: no more pairings, results kept.
+    pub fn withdraw_entrant(&self, id: TournamentId, player: PlayerId, now: Millis) -> Result<Entrant> {
+        self.tournament_in(id, TournamentState::Running)?;
+        if !self.is_entrant(id, player)? {
+            return Err(Error::NotEntrant { tournament_id: id, player });
+        }
+        Ok(self
+            .conn()
+            .prepare_cached(
+                "UPDATE entrants SET withdrawn_at = coalesce(withdrawn_at, ?3)
+                 WHERE tournament_id = ?1 AND player_id = ?2
+                 RETURNING player_id, joined_at, withdrawn_at",
+            )?
+            .query_row(params![id, player, now], |row| {
+                Ok(Entrant { player: row.get(0)?, joined_at: row.get(1)?, withdrawn_at: row.get(2)? })
+            })?)
+    }
+
+    /// Starts the next round of a running tournament with its pairings, boards numbered in the
+    /// order given. `number` must follow the last round (`RoundOutOfOrder`), so two schedulers
+    /// cannot both pair the same round.
+    pub fn add_round(
+        &self,
+        tournament: TournamentId,
+        number: u32,
+        pairings: &[NewPairing],
+        now: Millis,
+    ) -> Result<Round> {
+        self.tournament_in(tournament, TournamentState::Running)?;
+        let last: u32 = self
+            .conn()
+            .prepare_cached("SELECT coalesce(max(number), 0) FROM rounds WHERE tournament_id = ?1")?
+            .query_row([tournament], |row| row.get(0))?;
+        if number != last + 1 {
+            return Err(Error::RoundOutOfOrder { tournament_id: tournament, expected: last + 1, number });
+        }
+        let round: RoundId = self
+            .conn()
+            .prepare_cached(
+                "INSERT INTO rounds (tournament_id, number, started_at) VALUES (?1, ?2, ?3)
+                 RETURNING id",
+            )?
+            .query_row(params![tournament, number, now], |row| row.get(0))?;
+        let mut insert = self.conn().prepare_cached(
+            "INSERT INTO pairings (round_id, board, white_id, black_id, result)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for (board, pairing) in (1u32..).zip(pairings) {
+            insert.execute(params![round, board, pairing.white, pairing.black, pairing.result])?;
+        }
+        self.round(round)
+    }
+
+    /// Starts the game of a pairing; its result will be the pairing's when it finishes.
+    /// The game's players must be the pairing's (`PairingMismatch`).
+    pub fn create_pairing_game(&self, pairing: PairingId, new: &NewGame, now: Millis) -> Result<Game> {
+        let paired = self.pairing(pairing)?;
+        if paired.white != new.white || paired.black != Some(new.black) {
+            return Err(Error::PairingMismatch { pairing_id: pairing, white: new.white, black: new.black });
+        }
+        self.insert_game(new, Some(pairing), now)
+    }
+
+    /// Sets (or, with `None`, clears) a pairing's result: forfeits, adjudications, corrections.
+    /// Finishing a pairing's game sets it by itself.
+    pub fn set_pairing_result(&self, pairing: PairingId, result: Option<PairingResult>) -> Result<Pairing> {
+        let changed = self
+            .conn()
+            .prepare_cached("UPDATE pairings SET result = ?2 WHERE id = ?1")?
+            .execute(params![pairing, result])?;
+        if changed == 0 {
+            return Err(Error::NotFound { what: "pairing", id: pairing });
+        }
+        self.pairing(pairing)
+    }
+
+    pub fn finish_round(&self, round: RoundId, now: Millis) -> Result<Round> {
+        let changed = self
+            .conn()
+            .prepare_cached("UPDATE rounds SET finished_at = coalesce(finished_at, ?2) WHERE id = ?1")?
+            .execute(params![round, now])?;
+        if changed == 0 {
+            return Err(Error::NotFound { what: "round", id: round });
+        }
+        self.round(round)
+    }
+}
+
+#[cfg(test)]
+mod tests;

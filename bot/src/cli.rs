@@ -39,7 +39,11 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match dispatch(cli.command) {
@@ -58,9 +62,13 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 println!("{}\t{}\t{}", v.id(), v.name(), v.start_fen());
             }
         }
-        Command::Perft { variant, depth, fen, moves, divide } => {
-            perft(variant, depth, fen.as_deref(), moves.as_deref(), divide)?
-        }
+        Command::Perft {
+            variant,
+            depth,
+            fen,
+            moves,
+            divide,
+        } => perft(variant, depth, fen.as_deref(), moves.as_deref(), divide)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -80,7 +88,13 @@ fn position(variant: Variant, fen: Option<&str>, moves: Option<&str>) -> Result<
     Ok(pos)
 }
 
-fn perft(variant: Variant, depth: u32, fen: Option<&str>, moves: Option<&str>, divide: bool) -> Result<()> {
+fn perft(
+    variant: Variant,
+    depth: u32,
+    fen: Option<&str>,
+    moves: Option<&str>,
+    divide: bool,
+) -> Result<()> {
     if depth > 20 {
         bail!("depth {depth} is too deep to count; perft takes a depth of at most 20");
     }
@@ -97,7 +111,10 @@ fn perft(variant: Variant, depth: u32, fen: Option<&str>, moves: Option<&str>, d
         rules::perft(&pos, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("{nodes} nodes in {secs:.3} s: {:.1} million nodes per second", nodes as f64 / secs.max(1e-9) / 1e6);
+    eprintln!(
+        "{nodes} nodes in {secs:.3} s: {:.1} million nodes per second",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
     println!("{nodes}");
     Ok(())
 }

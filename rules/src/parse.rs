@@ -114,7 +114,14 @@ impl Position {
                 return self.choose(&request, &leads).map_err(error);
             }
         }
-        Err(error(self.diagnose(&request.readings[0], &legal)))
+        // Coordinates say most precisely what was meant, when the text can be read so.
+        let meant = request
+            .readings
+            .iter()
+            .find(|r| matches!(r, Reading::Coord(_)));
+        Err(error(
+            self.diagnose(meant.unwrap_or(&request.readings[0]), &legal),
+        ))
     }
 
     fn fits(&self, reading: &Reading, m: &Move) -> bool {
@@ -302,4 +309,273 @@ fn step_fits(shapes: &[Shape], step: &Step) -> bool {
             && s.result
                 .is_none_or(|r| step.promotion.unwrap_or(step.role) == r)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Chain;
+
+    fn pos(variant: Variant, fen: &str) -> Position {
+        Position::from_fen(variant, fen).unwrap()
+    }
+
+    /// Parses `text` and gives the move back in SAN.
+    fn read(p: &Position, text: &str) -> String {
+        p.san(&p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}")))
+    }
+
+    fn problem(p: &Position, text: &str) -> Problem {
+        p.parse_move(text).unwrap_err().problem
+    }
+
+    #[test]
+    fn forgiving_spellings() {
+        let p = Position::start(Variant::Chess);
+        for text in ["e4", "e2e4", "e2-e4", "E2E4", "e4!", "Pe4", "e2-e4?!"] {
+            assert_eq!(read(&p, text), "e4", "{text}");
+        }
+        for text in [
+            "Nf3", "nf3", "Ng1f3", "Ng1-f3", "g1f3", "N1f3", "Ngf3", "NF3", "Nf3+",
+        ] {
+            assert_eq!(read(&p, text), "Nf3", "{text}");
+        }
+    }
+
+    #[test]
+    fn lower_case_b_is_the_pawn_when_both_fit() {
+        let p = pos(Variant::Chess, "4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1");
+        assert_eq!(read(&p, "bxc3"), "bxc3");
+        assert_eq!(read(&p, "Bxc3"), "Bxc3");
+        assert_eq!(read(&p, "bc3"), "bxc3");
+        assert_eq!(read(&p, "d2c3"), "Bxc3");
+        let p = pos(Variant::Chess, "4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1");
+        assert_eq!(read(&p, "bxc3"), "Bxc3");
+    }
+
+    #[test]
+    fn castling_spellings() {
+        let p = pos(Variant::Chess, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for (text, san) in [
+            ("O-O", "O-O"),
+            ("0-0", "O-O"),
+            ("o-o", "O-O"),
+            ("e1g1", "O-O"),
+            ("e1h1", "O-O"),
+        ] {
+            assert_eq!(read(&p, text), san, "{text}");
+        }
+        for text in ["O-O-O", "0-0-0", "e1c1", "e1a1"] {
+            assert_eq!(read(&p, text), "O-O-O", "{text}");
+        }
+        let p = pos(Variant::GhostKing, "4k2r/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert_eq!(read(&p, "O-O"), "O-O");
+        assert_eq!(read(&p, "e1h1"), "O-O");
+        assert_eq!(read(&p, "e1g1"), "Kg1");
+        assert_eq!(read(&p, "Kg1"), "Kg1");
+        let p = pos(Variant::UnicornGreat, Variant::UnicornGreat.start_fen());
+        assert_eq!(
+            problem(&p, "O-O"),
+            Problem::CastlingBlocked {
+                color: Color::White,
+                side: CastlingSide::KingSide
+            }
+        );
+    }
+
+    #[test]
+    fn promotions_and_changes() {
+        let p = pos(Variant::Chess, "8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        for text in ["e8Q", "e8=Q", "e8q", "e7e8q", "e8=Q+"] {
+            assert_eq!(read(&p, text), "e8=Q", "{text}");
+        }
+        assert_eq!(read(&p, "e8n"), "e8=N");
+        assert_eq!(read(&p, "e8b"), "e8=B");
+        assert_eq!(
+            problem(&p, "e8"),
+            Problem::Ambiguous(vec![
+                "e8=Q".into(),
+                "e8=R".into(),
+                "e8=B".into(),
+                "e8=N".into()
+            ])
+        );
+        assert_eq!(
+            problem(&p, "e8=K"),
+            Problem::WrongResult {
+                to: "e8".parse().unwrap(),
+                role: Role::King
+            }
+        );
+        let p = pos(Variant::Golem, "4k3/8/8/8/5g2/8/4N3/4K3 w - - 0 1");
+        for text in ["Nxf4=H", "N:f4=H", "Nxf4", "nf4", "e2f4"] {
+            assert_eq!(read(&p, text), "Nxf4=H", "{text}");
+        }
+        let p = pos(Variant::Golem, "4k3/8/8/6g1/6G1/8/8/4K3 w - - 0 1");
+        assert_eq!(read(&p, "G:g5"), "Gxg5=H");
+        let p = pos(Variant::Werewolf, "3w3k/4P3/8/8/8/8/8/4K3 w - - 0 1");
+        for text in ["exd8=W", "e:d8", "exd8", "e7d8", "ed8"] {
+            assert_eq!(read(&p, text), "exd8=W", "{text}");
+        }
+    }
+
+    #[test]
+    fn werewolf_hops() {
+        let p = pos(Variant::Werewolf, "4k3/8/1n6/2p1p3/3W4/8/8/4K3 w - - 0 1");
+        for (text, san) in [
+            ("Wxe5-f6", "Wxe5-f6"),
+            ("W:e5-f6", "Wxe5-f6"),
+            ("d4e5,e5f6", "Wxe5-f6"),
+            ("Wf6", "Wf6"),
+            ("d4f6", "Wf6"),
+            ("Wxc5xb6", "Wxc5xb6"),
+            ("Wd4xc5xb6", "Wxc5xb6"),
+            ("Wxb6", "Wxb6"),
+            ("Wxc5", "Wxc5"),
+        ] {
+            assert_eq!(read(&p, text), san, "{text}");
+        }
+    }
+
+    #[test]
+    fn rank_ten() {
+        let p = pos(
+            Variant::UnicornGreat,
+            "r4k4/10/10/r9/10/10/10/10/10/R4K4 b - - 0 1",
+        );
+        assert_eq!(read(&p, "a10a9"), "R10a9");
+        assert_eq!(read(&p, "R10a9"), "R10a9");
+        assert_eq!(read(&p, "Ra10a9"), "R10a9");
+        assert_eq!(read(&p, "a7a9"), "R7a9");
+        assert_eq!(
+            problem(&p, "Ra9"),
+            Problem::Ambiguous(vec!["R7a9".into(), "R10a9".into()])
+        );
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let p = Position::start(Variant::Chess);
+        let e = p.parse_move("Qh5").unwrap_err();
+        assert_eq!(e.to_string(), "`Qh5`: the queen on d1 cannot move to h5");
+        let e = p.parse_move("Nf5").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`Nf5`: White has no knight that can move to f5; legal nearby: Na3, Nc3, Nf3, Nh3"
+        );
+        assert_eq!(
+            problem(&p, "Bc4"),
+            Problem::CannotReach {
+                color: Color::White,
+                role: Role::Bishop,
+                from: None,
+                over: None,
+                to: "c4".parse().unwrap(),
+            }
+        );
+        assert_eq!(
+            problem(&p, "e3e4"),
+            Problem::NoPiece {
+                color: Color::White,
+                what: "piece on e3".into()
+            }
+        );
+        assert_eq!(
+            problem(&p, "Ncd2"),
+            Problem::NoPiece {
+                color: Color::White,
+                what: "knight on the c-file".into()
+            }
+        );
+        assert_eq!(
+            problem(&p, "O-O"),
+            Problem::CastlingBlocked {
+                color: Color::White,
+                side: CastlingSide::KingSide
+            }
+        );
+        assert_eq!(
+            problem(&p, "Zf3"),
+            Problem::Syntax("`Z` is not a piece letter of Chess".into())
+        );
+        assert_eq!(
+            problem(&p, "hello"),
+            Problem::Syntax("`hello` does not end in a destination square".into())
+        );
+
+        let p = pos(Variant::Chess, "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
+        let e = p.parse_move("Nd2").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`Nd2`: it is ambiguous: it could be Nbd2, Nfd2"
+        );
+        assert_eq!(e.nearby, ["Nbd2", "Nfd2"]);
+
+        let pinned = pos(Variant::Chess, "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1");
+        assert_eq!(problem(&pinned, "Bd3"), Problem::KingInCheck(Color::White));
+        let checked = pos(Variant::Chess, "4k3/8/8/8/8/8/3P4/r3K3 w - - 0 1");
+        assert_eq!(problem(&checked, "d3"), Problem::StillInCheck(Color::White));
+        let no_rights = pos(Variant::Chess, "4k3/8/8/8/8/8/8/R3K2R w Q - 0 1");
+        assert_eq!(
+            problem(&no_rights, "O-O"),
+            Problem::CastlingRightLost {
+                color: Color::White,
+                side: CastlingSide::KingSide
+            }
+        );
+        let attacked = pos(Variant::Chess, "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
+        assert_eq!(
+            problem(&attacked, "0-0"),
+            Problem::CastlingThroughCheck(Color::White)
+        );
+        let mated = pos(Variant::Chess, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+        assert_eq!(problem(&mated, "Kh8"), Problem::NoMoves);
+        let grolman = pos(Variant::Grolman, "4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+        assert_eq!(
+            problem(&grolman, "O-O"),
+            Problem::NoCastling("Grolman Chess")
+        );
+    }
+
+    /// Two turns with the same lead move and different chains, as the generator gives them.
+    fn forked_turns(p: &Position) -> Vec<Move> {
+        let lead = p
+            .legal_moves()
+            .into_iter()
+            .find(|m| p.coord(m) == "b1c3")
+            .unwrap();
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        ["a1", "c1"]
+            .iter()
+            .map(|from| {
+                let mut chain = Chain::EMPTY;
+                chain.push(Step {
+                    role: Role::Rook,
+                    from: sq(from),
+                    to: sq("b1"),
+                    promotion: None,
+                });
+                Move { chain, ..lead }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn grolman_lead_alone_or_with_its_chain() {
+        let p = pos(Variant::Grolman, "4k3/8/8/8/8/8/8/RNR1K3 w - - 0 1");
+        let turns = forked_turns(&p);
+        let request = |text| Request::read(Variant::Grolman, text).unwrap();
+        let (problem, nearby) = p.choose(&request("Nc3"), &turns).unwrap_err();
+        assert_eq!(
+            problem,
+            Problem::Ambiguous(vec!["Nc3 (Rab1)".into(), "Nc3 (Rcb1)".into()])
+        );
+        assert_eq!(nearby, ["Nc3 (Rab1)", "Nc3 (Rcb1)"]);
+        assert_eq!(p.choose(&request("Nc3 (Rcb1)"), &turns), Ok(turns[1]));
+        assert_eq!(p.choose(&request("Nc3 (Rc1b1)"), &turns), Ok(turns[1]));
+        assert_eq!(p.choose(&request("b1c3 (a1b1)"), &turns), Ok(turns[0]));
+        assert_eq!(p.choose(&request("Nc3"), &turns[..1]), Ok(turns[0]));
+        let (problem, _) = p.choose(&request("Nc3 (Rb1, Ra1)"), &turns).unwrap_err();
+        assert_eq!(problem, Problem::NoSuchChain { lead: "Nc3".into() });
+    }
 }

@@ -62,7 +62,7 @@ pub enum PgnError {
     #[error("the Variant tag says `{tag}`, but the game is read as {expected}")]
     Variant { tag: String, expected: &'static str },
     #[error("the start position: {0}")]
-    Start(#[source] PositionError),
+    Start(PositionError),
     /// `number` is as PGN writes it: `12.` for White's move, `12...` for Black's.
     #[error("move {number} {error}")]
     Move { number: String, error: MoveError },

@@ -306,6 +306,7 @@ impl<'a> Lexer<'a> {
                 }
                 '(' => self.variation()?,
                 ')' => return self.error(self.line, "a `)` closes no variation"),
+                '}' => return self.error(self.line, "a `}` closes no comment"),
                 _ => {
                     let len = self
                         .rest
@@ -481,6 +482,13 @@ mod tests {
             PgnError::Syntax {
                 line: 1,
                 why: "a `)` closes no variation".into()
+            }
+        );
+        assert_eq!(
+            err("1. e4\n\ne5 }"),
+            PgnError::Syntax {
+                line: 3,
+                why: "a `}` closes no comment".into()
             }
         );
     }

@@ -144,8 +144,9 @@ fn strip_annotations(text: &str) -> &str {
     loop {
         let before = s.len();
         s = s.trim_end_matches(['+', '#', '!', '?']).trim_end();
-        if s.len() >= 4 && s[s.len() - 4..].eq_ignore_ascii_case("e.p.") {
-            s = s[..s.len() - 4].trim_end();
+        let cut = s.len().saturating_sub(4);
+        if s.is_char_boundary(cut) && s[cut..].eq_ignore_ascii_case("e.p.") {
+            s = s[..cut].trim_end();
         }
         if s.len() == before {
             return s;

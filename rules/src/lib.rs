@@ -2,6 +2,8 @@
 //!
 //! Pure and synchronous. A [`Setup`] is what a FEN says; a [`Position`] is a setup the rules
 //! accept; [`Position::legal_moves`] and [`Position::play_unchecked`] drive a game.
+//! [`Position::san`] and [`Position::coord`] write moves, [`Position::parse_move`] reads them in
+//! any common notation, and [`pgn`] writes and reads whole games.
 
 pub mod bitboard;
 pub mod board;

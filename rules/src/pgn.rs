@@ -393,8 +393,8 @@ impl<'a> Lexer<'a> {
 
 /// A result, a move (its number stripped: `12.Nf3`, `12...Nf6`), or nothing (a bare number).
 fn word_token(word: &str) -> Option<Token> {
-    // A check mark or annotation standing apart from its move: `Bc2) #`.
-    if word.chars().all(|c| "+#!?".contains(c)) {
+    // A check mark or annotation standing apart from its move: `Bc2) #`, `exd6 e.p.`.
+    if word.chars().all(|c| "+#!?".contains(c)) || word.eq_ignore_ascii_case("e.p.") {
         return None;
     }
     if RESULTS.contains(&word) {
@@ -435,6 +435,7 @@ mod tests {
         assert_eq!(moves(text), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
         assert_eq!(moves("e2e4 e7e5 g1f3"), ["e2e4", "e7e5", "g1f3"]);
         assert_eq!(moves("1 e4 e5 2 0-0 0-1"), ["e4", "e5", "0-0"]);
+        assert_eq!(moves("1. e4 ! e5 ?! 2. exd6 e.p. #"), ["e4", "e5", "exd6"]);
     }
 
     #[test]

@@ -273,9 +273,11 @@ impl Position {
         }
         let mut pseudo = Vec::new();
         self.generate_pseudo(&mut Collect(&mut pseudo), true);
-        match pseudo.iter().any(|m| m.kind == MoveKind::Castle { rook }) {
-            true => Problem::CastlingThroughCheck(color),
-            false => Problem::CastlingBlocked { color, side },
+        // The squares between are empty, so what forbids it is an attack.
+        if pseudo.iter().any(|m| m.kind == MoveKind::Castle { rook }) {
+            Problem::CastlingThroughCheck(color)
+        } else {
+            Problem::CastlingBlocked { color, side }
         }
     }
 

@@ -106,18 +106,21 @@ impl Request {
 /// Splits `Rf3 (Kf4, e5)#` into `Rf3` and `Kf4, e5`.
 pub(crate) fn split_chain(text: &str) -> Result<(&str, Option<&str>), Why> {
     let Some(open) = text.find('(') else {
-        return match text.contains(')') {
-            true => Err("a `)` closes no `(`".to_string()),
-            false => Ok((text, None)),
-        };
+        if text.contains(')') {
+            return Err("a `)` closes no `(`".to_string());
+        }
+        return Ok((text, None));
     };
     let rest = &text[open + 1..];
     let close = rest.find(')').ok_or("the chain's `(` is never closed")?;
-    let tail = &rest[close + 1..];
-    if !strip_annotations(tail).is_empty() || rest[..close].contains('(') {
+    let (steps, tail) = (&rest[..close], &rest[close + 1..]);
+    if steps.contains('(') {
+        return Err("a chain holds no parentheses".to_string());
+    }
+    if !strip_annotations(tail).is_empty() {
         return Err("only `+`, `#`, `!` or `?` may follow a chain's `)`".to_string());
     }
-    Ok((&text[..open], Some(&rest[..close])))
+    Ok((&text[..open], Some(steps)))
 }
 
 fn read_steps(variant: Variant, text: &str) -> Result<Vec<Vec<Shape>>, Why> {
@@ -128,12 +131,12 @@ fn read_steps(variant: Variant, text: &str) -> Result<Vec<Vec<Shape>>, Why> {
                 .iter()
                 .filter_map(|r| r.shape().copied())
                 .collect();
-            match shapes.is_empty() {
-                true => Err(format!(
+            if shapes.is_empty() {
+                return Err(format!(
                     "`{token}` cannot be a chain step (no castling in a chain)"
-                )),
-                false => Ok(shapes),
+                ));
             }
+            Ok(shapes)
         })
         .collect()
 }
@@ -169,10 +172,10 @@ fn readings(variant: Variant, text: &str) -> Result<Vec<Reading>, Why> {
         return Ok(out);
     }
     let (lower, _) = all_readings(variant, &core.to_lowercase());
-    match lower.is_empty() {
-        false => Ok(lower),
-        true => Err(why.unwrap_or_else(|| format!("`{core}` is not a move"))),
+    if lower.is_empty() {
+        return Err(why.unwrap_or_else(|| format!("`{core}` is not a move")));
     }
+    Ok(lower)
 }
 
 /// The readings of one spelling, and why the first rejected one was rejected.
@@ -359,10 +362,10 @@ fn take_result(variant: Variant, tokens: &mut Vec<Token>) -> Result<Option<Role>
 
 fn on_board(variant: Variant, sq: Square) -> Result<(), Why> {
     let g = variant.geometry();
-    match g.contains(sq) {
-        true => Ok(()),
-        false => Err(format!("{sq} is off the {}x{} board", g.width, g.height)),
+    if !g.contains(sq) {
+        return Err(format!("{sq} is off the {}x{} board", g.width, g.height));
     }
+    Ok(())
 }
 
 /// Reads coordinates: `e2e4`, `e2-e4`, `e7e8q`, a hop's two legs `d4e5,e5f6`.

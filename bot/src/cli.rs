@@ -1,5 +1,6 @@
 //! Command-line parsing and the offline commands (variants, perft, replay).
 
+use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -32,6 +33,12 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Replays a game score (PGN, SAN or coordinate moves) and prints the final FEN and result.
+    Replay {
+        variant: Variant,
+        /// The score's file; `-` or nothing reads standard input.
+        file: Option<String>,
+    },
 }
 
 pub fn run() -> ExitCode {
@@ -61,6 +68,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Perft { variant, depth, fen, moves, divide } => {
             perft(variant, depth, fen.as_deref(), moves.as_deref(), divide)?
         }
+        Command::Replay { variant, file } => replay(variant, file.as_deref())?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -98,4 +106,28 @@ fn perft(variant: Variant, depth: u32, fen: Option<&str>, moves: Option<&str>, d
     eprintln!("{nodes} nodes in {secs:.3} s: {:.1} million nodes per second", nodes as f64 / secs.max(1e-9) / 1e6);
     println!("{nodes}");
     Ok(())
+}
+
+/// Prints the final FEN, then the result: the outcome when the position decides the game,
+/// else the score's result token or Result tag, else `*`.
+fn replay(variant: Variant, file: Option<&str>) -> Result<()> {
+    let text = read_score(file)?;
+    let pgn = rules::pgn::read(variant, &text)?;
+    println!("{}", pgn.game.position().fen());
+    match pgn.game.outcome() {
+        Some(outcome) => println!("{} ({outcome})", outcome.result()),
+        None => println!("{}", pgn.result.as_deref().or(pgn.tags.get("Result")).unwrap_or("*")),
+    }
+    Ok(())
+}
+
+fn read_score(file: Option<&str>) -> Result<String> {
+    match file {
+        None | Some("-") => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).context("cannot read the score from standard input")?;
+            Ok(text)
+        }
+        Some(path) => std::fs::read_to_string(path).with_context(|| format!("cannot read `{path}`")),
+    }
 }

@@ -186,7 +186,8 @@ impl Position {
             && self.geo.contains(origin)
             && self.board.piece_at(pawn) == Some(Piece::new(them, Role::Pawn))
             && !self.board.occupied().contains(ep)
-            && !self.board.occupied().contains(origin)
+            // In Grolman Chess a chain follower may already stand where the pawn started.
+            && (self.variant == Variant::Grolman || !self.board.occupied().contains(origin))
             && self.variant.double_step_squares(them).contains(origin)
     }
 

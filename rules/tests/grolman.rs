@@ -82,6 +82,19 @@ fn a_chain_pawn_may_double_step_and_sets_en_passant() {
 }
 
 #[test]
+fn a_follower_may_refill_the_square_a_double_step_left() {
+    // Black's d7 pawn leads d7-d5; of the pieces that reach d7 (knight b8, bishop c8, queen,
+    // king) the knight is weakest, and the a8 rook fills b8 behind it. The en passant square
+    // d6 stands although d7 is taken again, and the FEN says so and reads back.
+    let p = pos("rnbqk3/pppppppp/8/4P3/8/8/8/4K3 b - - 0 1");
+    let turns = turns(&p, "d7", "d5");
+    assert_eq!(turns, ["d7d5 (b8d7 a8b8)"]);
+    let after = play_only(&p, "d7", "d5");
+    assert_eq!(after.fen(), "1rbqk3/pppnpppp/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    assert_eq!(Position::from_fen(Variant::Grolman, &after.fen()).unwrap(), after);
+}
+
+#[test]
 fn in_check_the_lead_move_must_answer_the_check() {
     // The rook on e8 checks the king on e1: leads that leave the king attacked right after
     // the lead are not allowed. Left: the four king steps off the e-file and the block Re2.

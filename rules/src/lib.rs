@@ -14,6 +14,7 @@ pub mod moves;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+mod reach;
 pub mod role;
 pub mod setup;
 pub mod square;

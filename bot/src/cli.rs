@@ -32,6 +32,8 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Draws a board, or with --diagram a rule diagram, as a PNG.
+    Render(crate::render_cmd::RenderArgs),
 }
 
 pub fn run() -> ExitCode {
@@ -69,6 +71,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             moves,
             divide,
         } => perft(variant, depth, fen.as_deref(), moves.as_deref(), divide)?,
+        Command::Render(args) => crate::render_cmd::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

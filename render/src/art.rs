@@ -79,7 +79,7 @@ impl Marker {
                 r#"<circle cx="50" cy="50" r="45" fill="none" stroke="black" stroke-width="8" stroke-opacity="0.6"/>"#
             }
             Marker::HopCapture => {
-                r#"<path d="M0 0 H32 L0 32 Z M100 0 V32 L68 0 Z M100 100 H68 L100 68 Z M0 100 V68 L32 100 Z" fill-opacity="0.8"/>"#
+                r#"<path d="M0 0 H26 L0 26 Z M100 0 V26 L74 0 Z M100 100 H74 L100 74 Z M0 100 V74 L26 100 Z" fill-opacity="0.85"/>"#
             }
         }
     }
@@ -173,5 +173,40 @@ impl Art {
     pub(crate) fn disc(&self, color: Color, size: u32) -> Sprite {
         let tree = &self.discs[color.index()];
         Sprite::piece(&rasterise(tree, size, size, size as f32 / 100.0, 0.0, 0.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pixels where two sprites show something different.
+    fn differing(a: &Sprite, b: &Sprite) -> usize {
+        (0..a.level.len())
+            .filter(|&i| a.level[i] != b.level[i] || (a.level[i] > 0 && a.index[i] != b.index[i]))
+            .count()
+    }
+
+    #[test]
+    fn every_piece_kind_looks_different_at_48_pixels() {
+        let kit = Art::new().kit(48);
+        let min = 48 * 48 / 20;
+        for color in Color::ALL {
+            for (i, &a) in Role::ALL.iter().enumerate() {
+                let sa = kit.piece(Piece::new(color, a));
+                assert!(sa.level.iter().filter(|&&l| l > 0).count() > 48 * 48 / 4);
+                for &b in &Role::ALL[i + 1..] {
+                    let n = differing(sa, kit.piece(Piece::new(color, b)));
+                    assert!(n >= min, "{color} {a} and {b} differ in only {n} pixels");
+                }
+            }
+        }
+        for role in Role::ALL {
+            let n = differing(
+                kit.piece(Piece::new(Color::White, role)),
+                kit.piece(Piece::new(Color::Black, role)),
+            );
+            assert!(n >= min, "white and black {role} differ in only {n} pixels");
+        }
     }
 }

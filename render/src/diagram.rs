@@ -224,8 +224,8 @@ fn arrow(from: Square, to: Square, ink: Ink, label: Option<u8>) -> Arrow {
     }
 }
 
-/// 1. e4 in Grolman Chess: the e2 pawn's square is refilled by the knight, the knight's by
-/// the rook.
+/// The first move e4 in Grolman Chess: the knight refills the pawn's square, the rook the
+/// knight's.
 fn grolman_chain() -> Panel {
     let pos = Position::start(Variant::Grolman);
     let m = legal(&pos, "e2e4");
@@ -273,34 +273,48 @@ fn unicorn_castling() -> Panel {
     }
 }
 
+impl Diagram {
+    /// Where the boards of the diagram sit in its picture, `size` pixels wide (at least
+    /// `MIN_SIZE` a board), below the title strip.
+    pub fn layouts(self, size: u32) -> Vec<Layout> {
+        layouts(&self.panels(), size).1
+    }
+}
+
+/// The title strip's layout and each panel's.
+fn layouts(panels: &[Panel], size: u32) -> (Layout, Vec<Layout>) {
+    let size = size.max(MIN_SIZE * panels.len() as u32);
+    let frame = Layout::new(size, 8, 8, false, true);
+    let panel_width = frame.width / panels.len() as u32;
+    let boards = panels
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let geo = p.variant.geometry();
+            Layout::new(panel_width, geo.width, geo.height, false, false)
+                .shifted(i as u32 * panel_width, frame.caption)
+        })
+        .collect();
+    (frame, boards)
+}
+
 impl Renderer {
     /// A rule diagram as a PNG, `size` pixels wide (clamped like a board's).
     pub fn diagram_png(&self, diagram: Diagram, theme: Theme, size: u32) -> Vec<u8> {
         let panels = diagram.panels();
-        let size = size.max(MIN_SIZE * panels.len() as u32);
-        let frame = Layout::new(size, 8, 8, false, true);
-        let panel_width = frame.width / panels.len() as u32;
-        let layouts: Vec<Layout> = panels
+        let (frame, boards) = layouts(&panels, size);
+        let width = boards
             .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let geo = p.variant.geometry();
-                Layout::new(panel_width, geo.width, geo.height, false, false)
-                    .shifted(i as u32 * panel_width, frame.caption)
-            })
-            .collect();
-        let height = layouts
-            .iter()
-            .map(|l| l.height + frame.caption)
+            .map(|l| l.left - l.border + l.width)
             .max()
             .unwrap_or(0);
-        let mut canvas = Canvas::new(
-            panel_width * panels.len() as u32,
-            height,
-            Ink::Frame,
-            self.palette(theme),
-        );
-        for (panel, layout) in panels.iter().zip(&layouts) {
+        let height = boards
+            .iter()
+            .map(|l| l.top + l.height - l.top_margin())
+            .max()
+            .unwrap_or(0);
+        let mut canvas = Canvas::new(width, height, Ink::Frame, self.palette(theme));
+        for (panel, layout) in panels.iter().zip(&boards) {
             let kit = self.kit(layout);
             let scene = Scene {
                 board: &panel.board,

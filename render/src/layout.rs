@@ -78,6 +78,11 @@ impl Layout {
         (0..self.ranks).flat_map(move |r| (0..self.files).filter_map(move |f| Square::new(f, r)))
     }
 
+    /// Pixels above the board that belong to this layout (caption, or half a border).
+    pub(crate) fn top_margin(&self) -> u32 {
+        self.height - self.square * u32::from(self.ranks) - self.border
+    }
+
     /// Moves the whole layout `dx` pixels right and `dy` down (a panel of a diagram).
     pub(crate) fn shifted(mut self, dx: u32, dy: u32) -> Layout {
         self.left += dx;
@@ -112,6 +117,7 @@ mod tests {
         let a1: Square = "a1".parse().unwrap();
         let h8: Square = "h8".parse().unwrap();
         assert_eq!(l.square_origin(a1), f.square_origin(h8));
-        assert_eq!(l.square_origin(h8), (l.left, l.top));
+        let a8: Square = "a8".parse().unwrap();
+        assert_eq!(l.square_origin(a8), (l.left, l.top));
     }
 }

@@ -306,8 +306,8 @@ mod tests {
             let (light, outline) = (Ink::Light as u8, Ink::Outline as u8);
             assert_eq!(p.mix(light, outline, 0), light);
             assert_eq!(p.mix(light, outline, COVER), outline);
-            let half = p.rgb()[p.mix(light, outline, COVER / 2) as usize];
-            assert_eq!(half, lerp(theme.colors().light, OUTLINE, 0.5));
+            let edge = p.rgb()[p.mix(light, outline, 1) as usize];
+            assert_eq!(edge, lerp(theme.colors().light, OUTLINE, 1.0 / f32::from(COVER)));
         }
     }
 

@@ -307,7 +307,10 @@ mod tests {
             assert_eq!(p.mix(light, outline, 0), light);
             assert_eq!(p.mix(light, outline, COVER), outline);
             let edge = p.rgb()[p.mix(light, outline, 1) as usize];
-            assert_eq!(edge, lerp(theme.colors().light, OUTLINE, 1.0 / f32::from(COVER)));
+            assert_eq!(
+                edge,
+                lerp(theme.colors().light, OUTLINE, 1.0 / f32::from(COVER))
+            );
         }
     }
 

@@ -39,6 +39,8 @@ enum Command {
         /// The score's file; `-` or nothing reads standard input.
         file: Option<String>,
     },
+    /// Draws a board, or with --diagram a rule diagram, as a PNG.
+    Render(crate::render_cmd::RenderArgs),
 }
 
 pub fn run() -> ExitCode {
@@ -69,6 +71,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             perft(variant, depth, fen.as_deref(), moves.as_deref(), divide)?
         }
         Command::Replay { variant, file } => replay(variant, file.as_deref())?,
+        Command::Render(args) => crate::render_cmd::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

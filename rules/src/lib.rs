@@ -18,6 +18,7 @@ pub mod parse;
 pub mod perft;
 pub mod pgn;
 pub mod position;
+mod reach;
 mod reading;
 pub mod role;
 pub mod san;

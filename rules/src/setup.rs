@@ -29,7 +29,7 @@ pub enum FenError {
     Empty,
     #[error("rank {rank} of the FEN holds {found} squares; a {variant} board is {width} wide")]
     RankWidth { rank: u8, found: u32, width: u8, variant: Variant },
-    #[error("the FEN has {found} ranks; a {variant} board has {height}")]
+    #[error("the FEN has {found} rank{}; a {variant} board has {height}", if *found == 1 { "" } else { "s" })]
     RankCount { found: usize, height: u8, variant: Variant },
     #[error("`{0}` is not a piece of {1}")]
     Piece(char, Variant),

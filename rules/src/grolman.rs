@@ -7,12 +7,16 @@
 //! worked out on a shadow of the board that holds only what a follower's move depends on: the
 //! occupied squares and our pieces by kind.
 
+use std::sync::LazyLock;
+
 use crate::bitboard::Bitboard;
+use crate::geometry::{BISHOP_DIRS, ROOK_DIRS};
 use crate::movegen::{Collect, Sink};
 use crate::moves::{Chain, Move, MoveKind, Step};
 use crate::position::Position;
 use crate::role::{Color, Piece, Role};
 use crate::square::Square;
+use crate::variant::Variant;
 
 impl Position {
     /// Every legal turn: each lead move with each chain it can set off.
@@ -60,17 +64,11 @@ impl Position {
         let mut shadow = *before;
         if lead.kind == MoveKind::EnPassant {
             let passed = lead.to.offset(0, -self.turn.forward()).expect("en passant square inside");
-            shadow.occupied = shadow.occupied.without(passed);
+            shadow.occupied &= !(1 << index(passed));
         }
-        shadow.shift(lead.role, lead.from, lead.to, lead.promotion);
-        let mut follow = Follow {
-            pos: self,
-            us: self.turn,
-            moved: Bitboard::from(lead.to),
-            chain: Chain::EMPTY,
-            double_step: self.variant.double_step_squares(self.turn),
-        };
-        follow.extend(&mut shadow, lead.from, &mut visit);
+        shadow.shift(lead.role, index(lead.from), index(lead.to), lead.promotion);
+        let mut follow = Follow { us: self.turn, moved: 1 << index(lead.to), chain: Chain::EMPTY };
+        follow.extend(&mut shadow, index(lead.from), &mut visit);
     }
 }
 
@@ -116,119 +114,180 @@ impl<S: Sink> Sink for Turns<'_, S> {
 }
 
 /// What a follower's move depends on: which squares are taken, and where our pieces of each
-/// kind stand (Grolman Chess has the six FIDE kinds, pawn to king in [`Role`] order).
+/// kind stand (Grolman Chess has the six FIDE kinds, pawn to king in [`Role`] order). Grolman
+/// Chess is played on 8x8 only, so the shadow uses 64-bit sets numbered rank * 8 + file: the
+/// search below is the variant's hot loop, and half-width words halve its work.
 #[derive(Copy, Clone)]
 struct Shadow {
-    occupied: Bitboard,
-    ours: [Bitboard; 6],
+    occupied: u64,
+    ours: [u64; 6],
+    /// Where our pawns may step two from, and the rank they promote on.
+    double_step: u64,
+    last_rank: u64,
 }
 
 impl Shadow {
     fn of(pos: &Position) -> Shadow {
         let b = &pos.board;
         let mine = b.by_color(pos.turn);
-        let role = |r: Role| b.by_role(r) & mine;
+        let role = |r: Role| compact(b.by_role(r) & mine);
         Shadow {
-            occupied: b.occupied(),
+            occupied: compact(b.occupied()),
             ours: [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King].map(role),
+            double_step: compact(pos.variant.double_step_squares(pos.turn)),
+            last_rank: compact(pos.geo.last_rank(pos.turn)),
         }
     }
 
     /// Moves our `role` from `from` to `to` (taking whatever stood there), as `promotion` if set.
     #[inline]
-    fn shift(&mut self, role: Role, from: Square, to: Square, promotion: Option<Role>) {
-        let to_bb = Bitboard::from(to);
+    fn shift(&mut self, role: Role, from: u32, to: u32, promotion: Option<Role>) {
+        let to_bb = 1u64 << to;
         for kind in &mut self.ours {
-            *kind = *kind - to_bb;
+            *kind &= !to_bb;
         }
-        self.ours[role.index()] ^= Bitboard::from(from);
+        self.ours[role.index()] ^= 1 << from;
         self.ours[promotion.unwrap_or(role).index()] |= to_bb;
-        self.occupied = self.occupied.without(from) | to_bb;
-    }
-
-    #[inline]
-    fn mine(&self, role: Role) -> Bitboard {
-        self.ours[role.index()]
+        self.occupied = (self.occupied & !(1 << from)) | to_bb;
     }
 }
 
 /// The state of a chain being worked out.
-struct Follow<'a> {
-    pos: &'a Position,
+struct Follow {
     us: Color,
     /// Our pieces that have moved this turn (by their current squares).
-    moved: Bitboard,
+    moved: u64,
     chain: Chain,
-    /// Where our pawns may step two from.
-    double_step: Bitboard,
 }
 
-impl Follow<'_> {
+impl Follow {
     /// Fills `vacated` with each possible follower in turn, then goes on from the square that
     /// follower left; a chain with no follower is complete.
-    fn extend(&mut self, shadow: &mut Shadow, vacated: Square, visit: &mut impl FnMut(&Chain)) {
-        let (role, candidates) = self.followers(shadow, vacated);
-        if candidates.is_empty() {
+    fn extend(&mut self, shadow: &mut Shadow, vacated: u32, visit: &mut impl FnMut(&Chain)) {
+        let (role, mut candidates) = self.followers(shadow, vacated);
+        if candidates == 0 {
             visit(&self.chain);
             return;
         }
         let promotions: &[Option<Role>] =
-            if role == Role::Pawn && self.pos.geo.last_rank(self.us).contains(vacated) { &PROMOTIONS } else { &[None] };
+            if role == Role::Pawn && shadow.last_rank & (1 << vacated) != 0 { &PROMOTIONS } else { &[None] };
         let before = *shadow;
-        self.moved = self.moved.with(vacated);
-        for from in candidates {
+        self.moved |= 1 << vacated;
+        while candidates != 0 {
+            let from = candidates.trailing_zeros();
+            candidates &= candidates - 1;
             for &promotion in promotions {
                 shadow.shift(role, from, vacated, promotion);
-                self.chain.push(Step { role, from, to: vacated, promotion });
+                self.chain.push(Step { role, from: square(from), to: square(vacated), promotion });
                 self.extend(shadow, from, visit);
                 self.chain.pop();
                 *shadow = before;
             }
         }
-        self.moved = self.moved.without(vacated);
+        self.moved &= !(1 << vacated);
     }
 
     /// The weakest kind among our unmoved pieces that can step into `to`, and which ones.
     #[inline]
-    fn followers(&self, shadow: &Shadow, to: Square) -> (Role, Bitboard) {
-        let g = self.pos.geo;
+    fn followers(&self, shadow: &Shadow, to: u32) -> (Role, u64) {
+        let t = &*TABLES;
+        let i = to as usize;
         let occ = shadow.occupied;
-        let mine = |role: Role| shadow.mine(role) - self.moved;
+        let mine = |role: Role| shadow.ours[role.index()] & !self.moved;
 
-        let found = self.pawn_sources(to, occ) & mine(Role::Pawn);
-        if found.any() {
+        let found = self.pawn_sources(to, shadow) & mine(Role::Pawn);
+        if found != 0 {
             return (Role::Pawn, found);
         }
-        let found = g.knight_attacks(to) & mine(Role::Knight);
-        if found.any() {
+        let found = t.knight[i] & mine(Role::Knight);
+        if found != 0 {
             return (Role::Knight, found);
         }
         // Sliders: look along a line only when one of ours stands somewhere on it.
         let (bishops, rooks, queens) = (mine(Role::Bishop), mine(Role::Rook), mine(Role::Queen));
-        let diagonal =
-            if (g.bishop_lines(to) & (bishops | queens)).any() { g.bishop_attacks(to, occ) } else { Bitboard::EMPTY };
-        if (diagonal & bishops).any() {
+        let diagonal = if t.bishop_lines[i] & (bishops | queens) != 0 { t.slide(i, BISHOP_DIRS, occ) } else { 0 };
+        if diagonal & bishops != 0 {
             return (Role::Bishop, diagonal & bishops);
         }
-        let straight =
-            if (g.rook_lines(to) & (rooks | queens)).any() { g.rook_attacks(to, occ) } else { Bitboard::EMPTY };
-        if (straight & rooks).any() {
+        let straight = if t.rook_lines[i] & (rooks | queens) != 0 { t.slide(i, ROOK_DIRS, occ) } else { 0 };
+        if straight & rooks != 0 {
             return (Role::Rook, straight & rooks);
         }
-        if ((diagonal | straight) & queens).any() {
+        if (diagonal | straight) & queens != 0 {
             return (Role::Queen, (diagonal | straight) & queens);
         }
-        (Role::King, g.king_attacks(to) & mine(Role::King))
+        (Role::King, t.king[i] & mine(Role::King))
     }
 
     /// Squares from which one of our pawns could push into the empty square `to`: one step, or
     /// two from a double-step square over an empty one.
     #[inline]
-    fn pawn_sources(&self, to: Square, occ: Bitboard) -> Bitboard {
-        let back = -self.us.forward();
-        let one = Bitboard::from(to).shift_ranks(back);
-        one | (one - occ).shift_ranks(back) & self.double_step
+    fn pawn_sources(&self, to: u32, shadow: &Shadow) -> u64 {
+        let back = |bb: u64| if self.us == Color::White { bb >> 8 } else { bb << 8 };
+        let one = back(1 << to);
+        one | (back(one & !shadow.occupied) & shadow.double_step)
     }
+}
+
+/// Attack tables on 64-bit sets, for the 8x8 board, derived once from the frame geometry.
+struct Tables {
+    knight: [u64; 64],
+    king: [u64; 64],
+    rays: [[u64; 8]; 64],
+    bishop_lines: [u64; 64],
+    rook_lines: [u64; 64],
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let g = Variant::Grolman.geometry();
+    let mut t =
+        Tables { knight: [0; 64], king: [0; 64], rays: [[0; 8]; 64], bishop_lines: [0; 64], rook_lines: [0; 64] };
+    for sq in g.all {
+        let i = index(sq) as usize;
+        t.knight[i] = compact(g.knight_attacks(sq));
+        t.king[i] = compact(g.king_attacks(sq));
+        for d in 0..8 {
+            t.rays[i][d] = compact(g.ray(sq, d));
+        }
+        t.bishop_lines[i] = compact(g.bishop_lines(sq));
+        t.rook_lines[i] = compact(g.rook_lines(sq));
+    }
+    t
+});
+
+impl Tables {
+    /// Sliding attacks along four directions (the frame's direction numbering: the first four
+    /// step towards higher squares, so their first blocker is the lowest bit).
+    #[inline]
+    fn slide(&self, i: usize, dirs: [usize; 4], occ: u64) -> u64 {
+        dirs.iter().fold(0, |acc, &d| {
+            let ray = self.rays[i][d];
+            let blockers = ray & occ;
+            acc | if blockers == 0 {
+                ray
+            } else {
+                let first = if d < 4 { blockers.trailing_zeros() } else { 63 - blockers.leading_zeros() };
+                ray ^ self.rays[first as usize][d]
+            }
+        })
+    }
+}
+
+/// The 64-bit set of the squares of an 8x8 board's frame set: rank r's eight bits move from
+/// frame bit 10r to bit 8r.
+#[inline]
+fn compact(bb: Bitboard) -> u64 {
+    (0..8).fold(0, |acc, r| acc | ((((bb.0 >> (10 * r)) & 0xff) as u64) << (8 * r)))
+}
+
+#[inline]
+fn index(sq: Square) -> u32 {
+    u32::from(sq.rank()) * 8 + u32::from(sq.file())
+}
+
+#[inline]
+fn square(i: u32) -> Square {
+    Square::new((i % 8) as u8, (i / 8) as u8).expect("an 8x8 square")
 }
 
 const PROMOTIONS: [Option<Role>; 4] = [Some(Role::Queen), Some(Role::Rook), Some(Role::Bishop), Some(Role::Knight)];

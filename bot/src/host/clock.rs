@@ -1,7 +1,58 @@
-//! Time controls: correspondence (days per move) and live (minutes plus increment).
+//! Time: where "now" comes from, the time controls (correspondence, days per move; live,
+//! minutes plus increment), and each side's clock, which is never stored as such but derived
+//! from the moves.
+//!
+//! A clock is a deadline. The database keeps one per active game: when the player to move runs
+//! out of time. Everything else follows from the stored moves: in a live game a side has its base
+//! time, plus the increment of each of its moves, minus the time each of them took; in
+//! correspondence every move gets the full allowance again. A move's time used is what it took
+//! off the deadline (allowance at the start of the turn minus what was left), not the wall-clock
+//! time since the previous move, so when the host moves deadlines on after downtime
+//! (`schedule.rs`), the time the bot was down is charged to nobody.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rules::Color;
+
+/// The host's source of "now", in milliseconds since the Unix epoch.
+pub trait Clock: Send + Sync {
+    fn now_ms(&self) -> i64;
+}
+
+/// The computer's clock.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_ms(&self) -> i64 {
+        SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    }
+}
+
+/// A clock that moves only when told: tests run a whole time control in no time at all.
+/// Clones share one time.
+#[derive(Clone, Debug)]
+pub struct ManualClock(Arc<AtomicI64>);
+
+impl ManualClock {
+    pub fn new(now_ms: i64) -> ManualClock {
+        ManualClock(Arc::new(AtomicI64::new(now_ms)))
+    }
+
+    pub fn advance(&self, ms: i64) {
+        self.0.fetch_add(ms, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_ms(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
 
 pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -28,16 +79,63 @@ impl TimeControl {
         }
     }
 
-    /// Time credited after each move: the increment, or in correspondence a fresh allowance.
     pub fn is_live(self) -> bool {
         matches!(self, TimeControl::Live { .. })
     }
 
+    /// Time credited after each move (none in correspondence, where each move has its own
+    /// allowance).
     pub fn increment_ms(self) -> i64 {
         match self {
             TimeControl::Correspondence { .. } => 0,
             TimeControl::Live { increment, .. } => i64::from(increment) * 1000,
         }
+    }
+
+    /// How storage keeps it: a base and an increment. Correspondence is kept as its days in the
+    /// base with no increment; the two kinds cannot be mistaken for each other because a live
+    /// game has at most 180 minutes a side and a correspondence move at least a day.
+    pub fn stored(self) -> data::TimeControl {
+        data::TimeControl { base_ms: self.initial_ms(), increment_ms: self.increment_ms() }
+    }
+
+    pub fn from_stored(tc: data::TimeControl) -> TimeControl {
+        if tc.base_ms >= DAY_MS {
+            TimeControl::Correspondence { days: (tc.base_ms / DAY_MS) as u32 }
+        } else {
+            TimeControl::Live { minutes: (tc.base_ms / 60_000) as u32, increment: (tc.increment_ms / 1000) as u32 }
+        }
+    }
+
+    /// In words: `3 days per move`, `5+3 (5 minutes each, 3 seconds per move)`.
+    pub fn describe(self) -> String {
+        match self {
+            TimeControl::Correspondence { days: 1 } => "1 day per move".to_string(),
+            TimeControl::Correspondence { days } => format!("{days} days per move"),
+            TimeControl::Live { minutes, increment } => {
+                format!("{minutes}+{increment} ({minutes} minutes each, {increment} seconds added per move)")
+            }
+        }
+    }
+
+    /// The time `color` has for its next move, from the moves so far (`first` moved first).
+    pub fn allowance(self, moves: &[data::Move], first: Color, color: Color) -> i64 {
+        match self {
+            TimeControl::Correspondence { .. } => self.initial_ms(),
+            TimeControl::Live { .. } => {
+                let own = moves.iter().enumerate().filter(|(i, _)| mover(first, *i) == color);
+                self.initial_ms() + own.map(|(_, m)| self.increment_ms() - m.time_used_ms).sum::<i64>()
+            }
+        }
+    }
+}
+
+/// Who made the move at index `i` (0-based) of a game where `first` moved first.
+pub fn mover(first: Color, i: usize) -> Color {
+    if i % 2 == 0 {
+        first
+    } else {
+        !first
     }
 }
 
@@ -105,6 +203,43 @@ mod tests {
         for tc in [TimeControl::Correspondence { days: 7 }, TimeControl::Live { minutes: 3, increment: 2 }] {
             assert_eq!(tc.to_string().parse(), Ok(tc));
         }
+    }
+
+    fn played(time_used_ms: i64) -> data::Move {
+        data::Move {
+            ply: 0,
+            coord: String::new(),
+            san: String::new(),
+            fen_after: String::new(),
+            time_used_ms,
+            request_id: String::new(),
+            played_at: 0,
+        }
+    }
+
+    #[test]
+    fn live_allowances_add_the_increment_and_take_the_time_used() {
+        let tc = TimeControl::Live { minutes: 5, increment: 3 };
+        let moves = [played(10_000), played(1_000), played(4_000)];
+        assert_eq!(tc.allowance(&moves, Color::White, Color::White), 300_000 + 2 * 3_000 - 14_000);
+        assert_eq!(tc.allowance(&moves, Color::White, Color::Black), 300_000 + 3_000 - 1_000);
+        let days = TimeControl::Correspondence { days: 2 };
+        assert_eq!(days.allowance(&moves, Color::White, Color::Black), 2 * DAY_MS);
+    }
+
+    #[test]
+    fn stored_time_controls_come_back_as_they_went() {
+        for tc in [TimeControl::Correspondence { days: 1 }, TimeControl::Live { minutes: 180, increment: 60 }] {
+            assert_eq!(TimeControl::from_stored(tc.stored()), tc);
+        }
+    }
+
+    #[test]
+    fn a_manual_clock_moves_when_told_and_its_clones_follow() {
+        let clock = ManualClock::new(1_000);
+        let other = clock.clone();
+        clock.advance(500);
+        assert_eq!(other.now_ms(), 1_500);
     }
 
     #[test]

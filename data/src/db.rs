@@ -19,7 +19,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("migrations/001_games.sql")),
         M::up(include_str!("migrations/002_tournaments.sql")),
-        M::up(include_str!("migrations/003_host_meta.sql")),
+        M::up(include_str!("migrations/003_host.sql")),
     ])
 }
 

@@ -72,6 +72,31 @@ mod tests {
     }
 
     #[test]
+    fn challenge_numbers_are_never_reused() {
+        let (_dir, mut store, ..) = store_with_game();
+        let challenge = |tx: &crate::WriteTx<'_>| {
+            let (white, _) = two_players(tx);
+            let new = crate::NewChallenge {
+                platform: "test".into(),
+                server: None,
+                channel: "c1".into(),
+                challenger: white,
+                challenged: None,
+                variant: "chess".into(),
+                color: crate::ColorChoice::Random,
+                time_control: None,
+                rated: false,
+                expires_at: 100,
+            };
+            tx.create_challenge(&new, 0)
+        };
+        let first = store.write(challenge).unwrap();
+        store.write(|tx| tx.expire_challenges_on("test", 100)).unwrap();
+        let second = store.write(challenge).unwrap();
+        assert!(second.id > first.id, "{} after {}", second.id, first.id);
+    }
+
+    #[test]
     fn a_shift_moves_running_clocks_only() {
         let (_dir, mut store, game, ..) = store_with_game();
         let unclocked = store

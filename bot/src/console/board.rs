@@ -93,6 +93,6 @@ mod tests {
         assert_eq!(lines[7], "   1 ♖ ♘ ♗ W ♔ ♗ ♘ ♖ ");
         assert_eq!(lines[8], "     a b c d e f g h");
         let flipped = draw(&ShownBoard { flipped: true, ..shown }, false).unwrap();
-        assert!(flipped.starts_with("   1 ♖ ♘ ♔ W"));
+        assert!(flipped.starts_with("   1 ♖ ♘ ♗ ♔ W ♗ ♘ ♖"), "{flipped}");
     }
 }

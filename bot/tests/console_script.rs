@@ -38,7 +38,10 @@ fn the_readme_session_plays_a_game_to_mate_and_writes_its_boards() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("> bob: /accept\n[#general] Game 1 begins: alice (White) against bob (Black)"), "{stdout}");
-    assert!(stdout.contains("alice (White) played 4. Qxf7#. White wins by checkmate (alice beats bob), 1-0."), "{stdout}");
+    assert!(
+        stdout.contains("alice (White) played 4. Qxf7#. White wins by checkmate (alice beats bob), 1-0."),
+        "{stdout}"
+    );
     assert!(stdout.contains("   8 ♜ · ♝ ♛ ♚ ♝ · ♜ \n"), "boards are drawn as text: {stdout}");
     let last = dir.path().join("boards/game-1-ply-7.png");
     assert!(stdout.contains(&format!("picture: {}", last.display())), "{stdout}");
@@ -52,7 +55,9 @@ fn strict_scripts_stop_at_the_first_error_and_others_go_on() {
     let out = console(dir.path(), script, true);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success());
-    assert!(stdout.contains("There is no game in #general.") && stdout.contains("stopping at the first error (--strict)"));
+    assert!(
+        stdout.contains("There is no game in #general.") && stdout.contains("stopping at the first error (--strict)")
+    );
     assert!(!stdout.contains("Game 1 begins"), "{stdout}");
 
     let dir = tempfile::tempdir().unwrap();

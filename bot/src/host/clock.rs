@@ -107,14 +107,19 @@ impl TimeControl {
         }
     }
 
-    /// In words: `3 days per move`, `5+3 (5 minutes each, 3 seconds per move)`.
+    /// In words: `3 days per move`, `5+3 (5 minutes each, plus 3 seconds a move)`.
     pub fn describe(self) -> String {
+        let plural = |n: u32| if n == 1 { "" } else { "s" };
         match self {
-            TimeControl::Correspondence { days: 1 } => "1 day per move".to_string(),
-            TimeControl::Correspondence { days } => format!("{days} days per move"),
-            TimeControl::Live { minutes, increment } => {
-                format!("{minutes}+{increment} ({minutes} minutes each, {increment} seconds added per move)")
+            TimeControl::Correspondence { days } => format!("{days} day{} per move", plural(days)),
+            TimeControl::Live { minutes, increment: 0 } => {
+                format!("{minutes}+0 ({minutes} minute{} each)", plural(minutes))
             }
+            TimeControl::Live { minutes, increment } => format!(
+                "{minutes}+{increment} ({minutes} minute{} each, plus {increment} second{} a move)",
+                plural(minutes),
+                plural(increment)
+            ),
         }
     }
 
@@ -130,9 +135,24 @@ impl TimeControl {
     }
 }
 
+/// The UTC date of a time, as PGN writes it: `2023.11.14`.
+pub fn pgn_date(ms: i64) -> String {
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
+    let z = ms.div_euclid(DAY_MS) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
 /// Who made the move at index `i` (0-based) of a game where `first` moved first.
 pub fn mover(first: Color, i: usize) -> Color {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         first
     } else {
         !first
@@ -177,7 +197,9 @@ impl FromStr for TimeControl {
 pub fn format_duration(ms: i64) -> String {
     let ms = ms.max(0);
     let (days, hours, minutes, seconds) = (ms / DAY_MS, ms / 3_600_000 % 24, ms / 60_000 % 60, ms / 1000 % 60);
-    if days > 0 {
+    if days > 0 && hours == 0 {
+        format!("{days}d")
+    } else if days > 0 {
         format!("{days}d {hours}h")
     } else if hours > 0 {
         format!("{hours}h {minutes}m")
@@ -235,6 +257,24 @@ mod tests {
     }
 
     #[test]
+    fn time_controls_read_as_words() {
+        assert_eq!(TimeControl::Correspondence { days: 1 }.describe(), "1 day per move");
+        assert_eq!(TimeControl::Live { minutes: 1, increment: 0 }.describe(), "1+0 (1 minute each)");
+        assert_eq!(
+            TimeControl::Live { minutes: 5, increment: 3 }.describe(),
+            "5+3 (5 minutes each, plus 3 seconds a move)"
+        );
+    }
+
+    #[test]
+    fn pgn_dates_are_utc_calendar_days() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(1_700_000_000_000), "2023.11.14");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(1_709_251_199_000), "2024.02.29");
+    }
+
+    #[test]
     fn a_manual_clock_moves_when_told_and_its_clones_follow() {
         let clock = ManualClock::new(1_000);
         let other = clock.clone();
@@ -245,6 +285,7 @@ mod tests {
     #[test]
     fn durations_read_naturally() {
         assert_eq!(format_duration(2 * DAY_MS + 3 * 3_600_000), "2d 3h");
+        assert_eq!(format_duration(DAY_MS), "1d");
         assert_eq!(format_duration(185_000), "3:05");
         assert_eq!(format_duration(12_400), "12.4s");
         assert_eq!(format_duration(-5), "0.0s");

@@ -473,3 +473,42 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec { name: "help", usage: "/help", about: "this list", parse: |a| a.done().map(|_| Command::Help) },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Command {
+        line.parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+    }
+
+    #[test]
+    fn challenges_read_their_options_in_any_order() {
+        let tc = TimeControl::Live { minutes: 5, increment: 3 };
+        let expected = Command::Challenge {
+            opponent: Some(Mention("bob".into())),
+            variant: Variant::Golem,
+            color: ColorChoice::White,
+            time: tc,
+            rated: false,
+        };
+        assert_eq!(parse("/challenge @bob variant:golem color:white time:5+3 rated:no"), expected);
+        assert_eq!(parse("/challenge rated:no golem time:5+3 color:w opponent:<@bob>"), expected);
+        let open = parse("/challenge variant:chess");
+        assert!(matches!(open, Command::Challenge { opponent: None, rated: true, color: ColorChoice::Random, .. }));
+    }
+
+    #[test]
+    fn button_commands_name_what_they_act_on() {
+        assert_eq!(parse("/accept challenge:12"), Command::Accept { challenger: None, challenge: Some(12) });
+        assert_eq!(parse("/resign confirm:yes game:7"), Command::Resign { confirm: true, game: Some(7) });
+        assert_eq!(parse("/draw accept game:7"), Command::Draw { action: DrawAction::Accept, game: Some(7) });
+        assert_eq!(
+            parse("/move e2e3 (c3e2 c2c3 d1c2 e1d1) confirm:yes game:3"),
+            Command::Move { text: "e2e3 (c3e2 c2c3 d1c2 e1d1)".into(), confirm: true, game: Some(3) }
+        );
+        assert_eq!(parse("/move e2:e4"), Command::Move { text: "e2:e4".into(), confirm: false, game: None });
+        let err = "/draw offer game:seven".parse::<Command>().unwrap_err();
+        assert_eq!(err.to_string(), "`game:seven` needs a number, like `game:12`");
+    }
+}

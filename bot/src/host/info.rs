@@ -156,6 +156,7 @@ pub(crate) async fn pgn(cx: &Ctx<'_>, game: Option<GameId>) -> Handled {
     let mut tags = pgn::Tags::new();
     tags.set("Event", &format!("Chimera game {}", g.id));
     tags.set("Site", &format!("{} #{}", g.platform, g.channel));
+    tags.set("Date", &super::clock::pgn_date(g.created_at));
     tags.set("White", table.name(Color::White));
     tags.set("Black", table.name(Color::Black));
     if let Some(tc) = table.time_control() {

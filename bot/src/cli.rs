@@ -17,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// A local channel on the terminal: type `alice: /challenge @bob variant:chess`.
+    Console(crate::console::ConsoleArgs),
     /// Lists every variant: id, name and start FEN.
     Variants,
     /// Counts the legal move sequences of DEPTH plies (the last line printed is the count).
@@ -62,6 +64,7 @@ pub fn run() -> ExitCode {
 
 fn dispatch(command: Command) -> Result<ExitCode> {
     match command {
+        Command::Console(args) => return crate::console::run(args),
         Command::Variants => {
             for v in Variant::ALL {
                 println!("{}\t{}\t{}", v.id(), v.name(), v.start_fen());

@@ -1,8 +1,5 @@
 //! `chimera`: the command line (DESIGN.md gives the contract).
 
-mod cli;
-mod render_cmd;
-
 fn main() -> std::process::ExitCode {
-    cli::run()
+    chimera::cli::run()
 }

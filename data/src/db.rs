@@ -19,11 +19,12 @@ pub(crate) fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("migrations/001_games.sql")),
         M::up(include_str!("migrations/002_tournaments.sql")),
+        M::up(include_str!("migrations/003_host.sql")),
     ])
 }
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: usize = 2;
+pub const SCHEMA_VERSION: usize = 3;
 
 /// How long a connection waits for another one's write lock before giving up with `SQLITE_BUSY`.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

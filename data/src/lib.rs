@@ -34,6 +34,7 @@ mod challenges;
 mod db;
 mod error;
 mod games;
+mod meta;
 mod moves;
 mod offers;
 mod players;

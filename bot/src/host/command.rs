@@ -4,6 +4,10 @@
 //! options, the console parses it from a line such as
 //! `/challenge @bob variant:golem color:white time:5+3 rated:no`. Options are `key:value`
 //! pairs (values may be quoted); the main option of a command may also stand alone.
+//!
+//! Buttons carry whole command lines that name what they act on (`/accept challenge:12`,
+//! `/draw accept game:7`), so a button pressed after a restart, or after the game it belongs to
+//! has ended, still means exactly one thing.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,26 +20,71 @@ use super::clock::TimeControl;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Mention(pub String);
 
+/// A game a button was made for: the command acts only if it is still the channel's game.
+pub type GameRef = Option<data::GameId>;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    Challenge { opponent: Option<Mention>, variant: Variant, color: ColorChoice, time: TimeControl, rated: bool },
-    /// Accept a challenge in this channel (from `challenger`, or the only one open to you).
-    Accept { challenger: Option<Mention> },
-    Decline { challenger: Option<Mention> },
+    Challenge {
+        opponent: Option<Mention>,
+        variant: Variant,
+        color: ColorChoice,
+        time: TimeControl,
+        rated: bool,
+    },
+    /// Accept a challenge in this channel: the one named, the one from `challenger`, or the
+    /// only one open to you.
+    Accept {
+        challenger: Option<Mention>,
+        challenge: Option<data::ChallengeId>,
+    },
+    /// Decline a challenge made to you, or withdraw your own.
+    Decline {
+        challenger: Option<Mention>,
+        challenge: Option<data::ChallengeId>,
+    },
     /// A move; `confirm` plays a Grolman turn that loses on the spot.
-    Move { text: String, confirm: bool },
+    Move {
+        text: String,
+        confirm: bool,
+        game: GameRef,
+    },
     Board,
-    Moves { square: Option<Square> },
-    Resign,
-    Draw(DrawAction),
-    Takeback(OfferAction),
+    Moves {
+        square: Option<Square>,
+    },
+    /// Resigning asks first; `confirm` resigns.
+    Resign {
+        confirm: bool,
+        game: GameRef,
+    },
+    Draw {
+        action: DrawAction,
+        game: GameRef,
+    },
+    Takeback {
+        action: OfferAction,
+        game: GameRef,
+    },
     Abort,
     Game,
-    Pgn,
-    Rules { variant: Option<Variant> },
-    Rating { user: Option<Mention>, variant: Option<Variant> },
-    Leaderboard { variant: Variant },
-    History { user: Option<Mention> },
+    /// This channel's game as PGN, or any game by its number.
+    Pgn {
+        game: GameRef,
+    },
+    Rules {
+        variant: Option<Variant>,
+    },
+    Rating {
+        user: Option<Mention>,
+        variant: Option<Variant>,
+    },
+    Leaderboard {
+        variant: Variant,
+    },
+    History {
+        user: Option<Mention>,
+    },
     Help,
 }
 
@@ -93,9 +142,11 @@ struct Args {
 impl Args {
     /// Takes the option named `key`, or else (when `positional`) the first bare value.
     fn take(&mut self, key: &str, positional: bool) -> Option<String> {
-        let at = self.args.iter().position(|a| a.key.as_deref() == Some(key)).or_else(|| {
-            positional.then(|| self.args.iter().position(|a| a.key.is_none())).flatten()
-        })?;
+        let at = self
+            .args
+            .iter()
+            .position(|a| a.key.as_deref() == Some(key))
+            .or_else(|| positional.then(|| self.args.iter().position(|a| a.key.is_none())).flatten())?;
         Some(self.args.remove(at).value)
     }
 
@@ -103,21 +154,30 @@ impl Args {
     where
         T::Err: fmt::Display,
     {
-        self.take(key, positional)
-            .map(|v| v.parse::<T>().map_err(|e| CommandError::Value(e.to_string())))
+        self.take(key, positional).map(|v| v.parse::<T>().map_err(|e| CommandError::Value(e.to_string()))).transpose()
+    }
+
+    /// A number that names a game or a challenge (`game:12`).
+    fn id(&mut self, key: &'static str) -> Result<Option<i64>, CommandError> {
+        self.take(key, false)
+            .map(|v| {
+                v.trim_start_matches('#')
+                    .parse()
+                    .map_err(|_| CommandError::Value(format!("`{key}:{v}` needs a number, like `{key}:12`")))
+            })
             .transpose()
+    }
+
+    fn confirm(&mut self) -> Result<bool, CommandError> {
+        Ok(self.take("confirm", false).map(|v| yes_no(&v)).transpose()?.unwrap_or(false))
     }
 
     /// Fails on anything left over: a misspelt option must not be silently ignored.
     fn done(self) -> Result<(), CommandError> {
         match self.args.into_iter().next() {
             None => Ok(()),
-            Some(Arg { key: Some(key), .. }) => {
-                Err(CommandError::UnknownOption { command: self.command, option: key })
-            }
-            Some(Arg { value, .. }) => {
-                Err(CommandError::UnknownOption { command: self.command, option: value })
-            }
+            Some(Arg { key: Some(key), .. }) => Err(CommandError::UnknownOption { command: self.command, option: key }),
+            Some(Arg { value, .. }) => Err(CommandError::UnknownOption { command: self.command, option: value }),
         }
     }
 }
@@ -131,15 +191,14 @@ impl FromStr for Command {
         let (name, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
         let words = split_words(rest)?;
         let name = name.to_ascii_lowercase();
-        let command = COMMANDS
-            .iter()
-            .find(|c| c.name == name)
-            .ok_or_else(|| CommandError::Unknown(name.clone()))?;
+        let command = COMMANDS.iter().find(|c| c.name == name).ok_or_else(|| CommandError::Unknown(name.clone()))?;
         let args = words
             .into_iter()
             .map(|w| match w.split_once(':') {
                 // `e2:e4`-like move text and `@user` mentions are values, not options.
-                Some((key, value)) if is_option_key(key) => Arg { key: Some(key.to_ascii_lowercase()), value: value.to_string() },
+                Some((key, value)) if is_option_key(key) => {
+                    Arg { key: Some(key.to_ascii_lowercase()), value: value.to_string() }
+                }
                 _ => Arg { key: None, value: w },
             })
             .collect();
@@ -231,9 +290,10 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/accept [challenger:@user]",
         about: "accept a challenge made in this channel",
         parse: |mut a| {
+            let challenge = a.id("challenge")?;
             let challenger = a.take("challenger", true).map(mention);
             a.done()?;
-            Ok(Command::Accept { challenger })
+            Ok(Command::Accept { challenger, challenge })
         },
     },
     CommandSpec {
@@ -241,9 +301,10 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/decline [challenger:@user]",
         about: "decline a challenge addressed to you (or withdraw your own)",
         parse: |mut a| {
+            let challenge = a.id("challenge")?;
             let challenger = a.take("challenger", true).map(mention);
             a.done()?;
-            Ok(Command::Decline { challenger })
+            Ok(Command::Decline { challenger, challenge })
         },
     },
     CommandSpec {
@@ -251,15 +312,20 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/move <move> [confirm:yes]",
         about: "play a move: SAN (Nf3, exd5, O-O) or coordinates (g1f3)",
         parse: |mut a| {
-            let confirm = a.take("confirm", false).map(|v| yes_no(&v)).transpose()?.unwrap_or(false);
-            let words: Vec<String> = a.args.drain(..).map(|x| match x.key {
-                Some(k) => format!("{k}:{}", x.value),
-                None => x.value,
-            }).collect();
+            let confirm = a.confirm()?;
+            let game = a.id("game")?;
+            let words: Vec<String> = a
+                .args
+                .drain(..)
+                .map(|x| match x.key {
+                    Some(k) => format!("{k}:{}", x.value),
+                    None => x.value,
+                })
+                .collect();
             if words.is_empty() {
                 return Err(CommandError::Missing { command: "move", what: "a move", example: "/move e4" });
             }
-            Ok(Command::Move { text: words.join(" "), confirm })
+            Ok(Command::Move { text: words.join(" "), confirm, game })
         },
     },
     CommandSpec {
@@ -281,14 +347,20 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "resign",
         usage: "/resign",
-        about: "resign your game in this channel",
-        parse: |a| a.done().map(|_| Command::Resign),
+        about: "resign your game in this channel (asks to confirm)",
+        parse: |mut a| {
+            let confirm = a.confirm()?;
+            let game = a.id("game")?;
+            a.done()?;
+            Ok(Command::Resign { confirm, game })
+        },
     },
     CommandSpec {
         name: "draw",
         usage: "/draw offer|accept|decline|claim",
         about: "offer, accept or decline a draw, or claim one (repetition, fifty moves)",
         parse: |mut a| {
+            let game = a.id("game")?;
             let action = match a.take("action", true).as_deref().map(str::to_ascii_lowercase).as_deref() {
                 Some("offer") => DrawAction::Offer,
                 Some("accept") => DrawAction::Accept,
@@ -303,7 +375,7 @@ pub const COMMANDS: &[CommandSpec] = &[
                 }
             };
             a.done()?;
-            Ok(Command::Draw(action))
+            Ok(Command::Draw { action, game })
         },
     },
     CommandSpec {
@@ -311,6 +383,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/takeback offer|accept|decline",
         about: "ask to take back your last move, or answer such a request",
         parse: |mut a| {
+            let game = a.id("game")?;
             let action = match a.take("action", true).as_deref().map(str::to_ascii_lowercase).as_deref() {
                 Some("offer") => OfferAction::Offer,
                 Some("accept") => OfferAction::Accept,
@@ -324,7 +397,7 @@ pub const COMMANDS: &[CommandSpec] = &[
                 }
             };
             a.done()?;
-            Ok(Command::Takeback(action))
+            Ok(Command::Takeback { action, game })
         },
     },
     CommandSpec {
@@ -341,9 +414,13 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "pgn",
-        usage: "/pgn",
-        about: "this channel's game as PGN",
-        parse: |a| a.done().map(|_| Command::Pgn),
+        usage: "/pgn [game:<number>]",
+        about: "this channel's game (or any game by its number) as PGN",
+        parse: |mut a| {
+            let game = a.id("game")?;
+            a.done()?;
+            Ok(Command::Pgn { game })
+        },
     },
     CommandSpec {
         name: "rules",
@@ -394,10 +471,44 @@ pub const COMMANDS: &[CommandSpec] = &[
             Ok(Command::History { user })
         },
     },
-    CommandSpec {
-        name: "help",
-        usage: "/help",
-        about: "this list",
-        parse: |a| a.done().map(|_| Command::Help),
-    },
+    CommandSpec { name: "help", usage: "/help", about: "this list", parse: |a| a.done().map(|_| Command::Help) },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Command {
+        line.parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+    }
+
+    #[test]
+    fn challenges_read_their_options_in_any_order() {
+        let tc = TimeControl::Live { minutes: 5, increment: 3 };
+        let expected = Command::Challenge {
+            opponent: Some(Mention("bob".into())),
+            variant: Variant::Golem,
+            color: ColorChoice::White,
+            time: tc,
+            rated: false,
+        };
+        assert_eq!(parse("/challenge @bob variant:golem color:white time:5+3 rated:no"), expected);
+        assert_eq!(parse("/challenge rated:no golem time:5+3 color:w opponent:<@bob>"), expected);
+        let open = parse("/challenge variant:chess");
+        assert!(matches!(open, Command::Challenge { opponent: None, rated: true, color: ColorChoice::Random, .. }));
+    }
+
+    #[test]
+    fn button_commands_name_what_they_act_on() {
+        assert_eq!(parse("/accept challenge:12"), Command::Accept { challenger: None, challenge: Some(12) });
+        assert_eq!(parse("/resign confirm:yes game:7"), Command::Resign { confirm: true, game: Some(7) });
+        assert_eq!(parse("/draw accept game:7"), Command::Draw { action: DrawAction::Accept, game: Some(7) });
+        assert_eq!(
+            parse("/move e2e3 (c3e2 c2c3 d1c2 e1d1) confirm:yes game:3"),
+            Command::Move { text: "e2e3 (c3e2 c2c3 d1c2 e1d1)".into(), confirm: true, game: Some(3) }
+        );
+        assert_eq!(parse("/move e2:e4"), Command::Move { text: "e2:e4".into(), confirm: false, game: None });
+        let err = "/draw offer game:seven".parse::<Command>().unwrap_err();
+        assert_eq!(err.to_string(), "`game:seven` needs a number, like `game:12`");
+    }
+}

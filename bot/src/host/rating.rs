@@ -30,6 +30,26 @@ impl Rating {
         format!("{:.0}{}", self.rating, if self.is_provisional() { "?" } else { "" })
     }
 
+    /// A stored rating; a player without one has the default.
+    pub fn from_stored(stored: Option<&data::Rating>) -> Rating {
+        stored.map_or_else(Rating::default, |r| Rating {
+            rating: r.glicko.rating,
+            deviation: r.glicko.deviation,
+            volatility: r.glicko.volatility,
+            games: r.games as u32,
+        })
+    }
+
+    /// The update that stores this rating, computed from `before`.
+    pub fn update(&self, player: data::PlayerId, variant: &str, before: &Rating) -> data::RatingUpdate {
+        data::RatingUpdate {
+            player,
+            variant: variant.to_string(),
+            games_before: i64::from(before.games),
+            glicko: data::Glicko { rating: self.rating, deviation: self.deviation, volatility: self.volatility },
+        }
+    }
+
     fn glicko(&self) -> Glicko2Rating {
         Glicko2Rating { rating: self.rating, deviation: self.deviation, volatility: self.volatility }
     }

@@ -1,6 +1,8 @@
 //! What the host answers: messages of text and images, with mentions and buttons. The host
 //! decides what to say; each transport decides how to show it.
 
+use rules::{Square, Variant};
+
 /// A user as the host knows them: a stable id on their platform, and a display name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct User {
@@ -15,6 +17,22 @@ pub struct Image {
     pub png: Vec<u8>,
     /// What the picture shows, for screen readers and text-only transports.
     pub alt: String,
+    /// The board the picture shows, for transports that draw it themselves (the console
+    /// prints it as text).
+    pub board: Option<ShownBoard>,
+}
+
+/// A board picture's content, as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownBoard {
+    pub variant: Variant,
+    pub fen: String,
+    /// Black at the bottom.
+    pub flipped: bool,
+    /// The squares of the last move.
+    pub highlight: Vec<Square>,
+    /// Squares marked as reachable (`/moves`).
+    pub marks: Vec<Square>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -92,6 +110,11 @@ impl Reply {
 
     pub fn error(text: impl Into<String>) -> Reply {
         Reply::one(Message::error(text))
+    }
+
+    pub fn push(mut self, message: Message) -> Reply {
+        self.messages.push(message);
+        self
     }
 
     /// Whether the command failed (its only answer is a private error).

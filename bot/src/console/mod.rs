@@ -1,0 +1,231 @@
+//! `chimera console`: a local channel in the terminal. Anyone can play without a chat account:
+//! each line names who speaks (and optionally where) and what they type, exactly as on Discord:
+//!
+//! ```text
+//! alice: /challenge @bob variant:chess
+//! bob: /accept
+//! alice@general-2: /move e4
+//! ```
+//!
+//! The console is the host's adapter for the platform `console`, where a user's id is their
+//! name. It prints every reply, draws boards as text, and writes each board picture to a folder.
+//! Interactively it runs the scheduler every second; with `--script` it ticks after each line.
+
+mod board;
+mod show;
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use async_trait::async_trait;
+
+use crate::host::{Command, Host, Places, Reply, Request, Settings, User};
+
+pub use show::Printer;
+
+/// The platform name the console's games are stored under.
+pub const PLATFORM: &str = "console";
+
+#[derive(clap::Args, Debug)]
+pub struct ConsoleArgs {
+    /// The database file (created if missing).
+    #[arg(long, default_value_os_t = data::default_path())]
+    db: PathBuf,
+    /// Run the lines of FILE instead of reading the terminal.
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    /// Stop with a non-zero exit code at the first error reply.
+    #[arg(long)]
+    strict: bool,
+    /// Where board pictures are written.
+    #[arg(long, default_value = "boards")]
+    boards: PathBuf,
+    /// The channel of lines that do not name one.
+    #[arg(long, default_value = "general")]
+    channel: String,
+}
+
+pub fn run(args: ConsoleArgs) -> Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(session(args))
+}
+
+async fn session(args: ConsoleArgs) -> Result<ExitCode> {
+    let host = Host::open(Settings::new(&args.db, PLATFORM)).await?;
+    let console = Console::new(host, &args.channel);
+    let mut printer = Printer::new(&args.boards, io::stdout().is_terminal());
+    let out = &mut io::stdout().lock();
+    match &args.script {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            for line in text.lines() {
+                // A script's lines are echoed, so its output reads as the session it was.
+                if let Some(reply) = console.line(line).await {
+                    writeln!(out, "> {}", line.trim())?;
+                    let failed = reply.is_error();
+                    printer.reply(out, &args.channel, &reply)?;
+                    if failed && args.strict {
+                        writeln!(out, "stopping at the first error (--strict)")?;
+                        return Ok(ExitCode::FAILURE);
+                    }
+                }
+                printer.messages(out, &args.channel, &console.host.tick().await)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        None => interactive(&console, &mut printer, &args).await,
+    }
+}
+
+/// Reads lines from standard input while the scheduler ticks every second.
+async fn interactive(console: &Console, printer: &mut Printer, args: &ConsoleArgs) -> Result<ExitCode> {
+    let terminal = io::stdin().is_terminal();
+    if terminal {
+        println!(
+            "Chimera console: type lines like `alice: /challenge @bob variant:chess`, then `bob: /accept`. \
+             `anyone: /help` lists the commands; Ctrl-D ends. Boards are written to {}.",
+            args.boards.display()
+        );
+    }
+    // Standard input is read on its own thread: a blocking read must not stall the clock.
+    let (lines_tx, mut lines) = tokio::sync::mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for line in io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if lines_tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut ticks = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        tokio::select! {
+            line = lines.recv() => {
+                let Some(line) = line else { break };
+                if let Some(reply) = console.line(&line).await {
+                    let out = &mut io::stdout().lock();
+                    printer.reply(out, &args.channel, &reply)?;
+                    if reply.is_error() && args.strict {
+                        return Ok(ExitCode::FAILURE);
+                    }
+                }
+            }
+            _ = ticks.tick() => {
+                printer.messages(&mut io::stdout().lock(), &args.channel, &console.host.tick().await)?;
+            }
+        }
+    }
+    printer.messages(&mut io::stdout().lock(), &args.channel, &console.host.tick().await)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The console's side of the host: turns lines into requests, and opens new channels.
+pub struct Console {
+    host: Host,
+    places: ConsolePlaces,
+    channel: String,
+    /// Makes request ids unique across runs on one database (see [`Console::request_id`]).
+    run: u64,
+    lines: AtomicU64,
+}
+
+impl Console {
+    pub fn new(host: Host, channel: &str) -> Console {
+        let run = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        Console { host, places: ConsolePlaces::default(), channel: channel.to_string(), run, lines: AtomicU64::new(0) }
+    }
+
+    pub fn host(&self) -> &Host {
+        &self.host
+    }
+
+    /// Runs one line; `None` for blank lines and `#` comments.
+    pub async fn line(&self, line: &str) -> Option<Reply> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return None;
+        }
+        Some(match parse_line(line) {
+            Ok((user, channel, command)) => {
+                let request = self.request(user, channel.unwrap_or(&self.channel), command);
+                self.host.handle(request, &self.places).await
+            }
+            Err(error) => Reply::error(error),
+        })
+    }
+
+    /// A request as the console makes it: the user's id is their name.
+    pub fn request(&self, user: &str, channel: &str, command: Command) -> Request {
+        Request {
+            platform: PLATFORM.to_string(),
+            server: None,
+            channel: channel.trim_start_matches('#').to_string(),
+            user: User { id: user.to_string(), name: user.to_string() },
+            request_id: self.request_id(),
+            command,
+        }
+    }
+
+    /// A fresh id per line. A move's request id is stored with it for as long as it stands,
+    /// so ids must not repeat across runs: each run has its own start time in them.
+    fn request_id(&self) -> String {
+        format!("console-{}-{}", self.run, self.lines.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+}
+
+/// Splits `alice: /move e4` or `alice@general-2: /move e4` into user, channel and command.
+pub fn parse_line(line: &str) -> Result<(&str, Option<&str>, Command), String> {
+    let shape = "lines look like `alice: /move e4` (or `alice@general-2: /move e4` to speak in another channel)";
+    let (who, said) = line.split_once(':').ok_or_else(|| format!("who says this? {shape}"))?;
+    let (user, channel) = match who.trim().split_once('@') {
+        Some((user, channel)) => (user.trim(), Some(channel.trim())),
+        None => (who.trim(), None),
+    };
+    let valid = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
+    if !valid(user) || channel.is_some_and(|c| !valid(c)) {
+        return Err(format!("`{}` is not a user name; {shape}", who.trim()));
+    }
+    let command = said.trim().parse::<Command>().map_err(|e| e.to_string())?;
+    Ok((user, channel, command))
+}
+
+/// New channels for games, named after their parent: `general-2`, `general-3`, ...
+#[derive(Default)]
+struct ConsolePlaces {
+    opened: Mutex<HashMap<String, u32>>,
+}
+
+#[async_trait]
+impl Places for ConsolePlaces {
+    async fn open_place(&self, parent_channel: &str, _title: &str) -> Result<String> {
+        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
+        let n = opened.entry(parent_channel.to_string()).or_insert(1);
+        *n += 1;
+        Ok(format!("{parent_channel}-{n}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_name_the_user_the_channel_and_the_command() {
+        let (user, channel, command) = parse_line("alice@general-2: /move e4").unwrap();
+        assert_eq!((user, channel), ("alice", Some("general-2")));
+        assert!(matches!(command, Command::Move { ref text, .. } if text == "e4"));
+        assert!(parse_line("/move e4").unwrap_err().contains("who says this"));
+        assert!(parse_line("alice smith: /board").unwrap_err().contains("not a user name"));
+        assert!(parse_line("alice: /fly").unwrap_err().contains("unknown command `/fly`"));
+    }
+}

@@ -1,0 +1,63 @@
+//! Printing the host's replies on the terminal: the channel and who may see a message, its
+//! text with mentions as `@name`, buttons as the commands they run, boards as text, and each
+//! picture written to the boards folder.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::host::{Message, Reply};
+
+use super::board;
+
+pub struct Printer {
+    boards: PathBuf,
+    /// Whether to draw boards with terminal colours.
+    colour: bool,
+}
+
+impl Printer {
+    pub fn new(boards: &Path, colour: bool) -> Printer {
+        Printer { boards: boards.to_path_buf(), colour }
+    }
+
+    /// Prints a reply to a line spoken in `channel`.
+    pub fn reply(&mut self, out: &mut impl Write, channel: &str, reply: &Reply) -> io::Result<()> {
+        self.messages(out, channel, &reply.messages)
+    }
+
+    pub fn messages(&mut self, out: &mut impl Write, channel: &str, messages: &[Message]) -> io::Result<()> {
+        for message in messages {
+            self.message(out, channel, message)?;
+        }
+        out.flush()
+    }
+
+    fn message(&mut self, out: &mut impl Write, channel: &str, message: &Message) -> io::Result<()> {
+        let channel = message.channel.as_deref().unwrap_or(channel);
+        let audience = if message.private { ", only you see this" } else { "" };
+        let mut text = message.text.replace("**", "");
+        if !message.mentions.is_empty() {
+            let names: Vec<String> = message.mentions.iter().map(|u| format!("@{}", u.name)).collect();
+            text.push_str(&format!("  → {}", names.join(" ")));
+        }
+        let mut lines = text.lines();
+        writeln!(out, "[#{channel}{audience}] {}", lines.next().unwrap_or(""))?;
+        for line in lines {
+            writeln!(out, "    {line}")?;
+        }
+        for button in &message.buttons {
+            writeln!(out, "    [{}] {}", button.label, button.command)?;
+        }
+        for image in &message.images {
+            if let Some(drawn) = image.board.as_ref().and_then(|b| board::draw(b, self.colour)) {
+                write!(out, "{drawn}")?;
+            }
+            let path = self.boards.join(&image.file_name);
+            match std::fs::create_dir_all(&self.boards).and_then(|_| std::fs::write(&path, &image.png)) {
+                Ok(()) => writeln!(out, "    picture: {}", path.display())?,
+                Err(e) => writeln!(out, "    (cannot write the picture {}: {e})", path.display())?,
+            }
+        }
+        Ok(())
+    }
+}

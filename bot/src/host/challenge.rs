@@ -1,0 +1,299 @@
+//! Challenges: `/challenge`, `/accept`, `/decline`. Accepting starts the game in the same
+//! commit; a channel that already has a game gets the new one a place of its own.
+
+use data::{Acceptance, Challenge, ChallengeId, NewChallenge, Player};
+use rules::{Color, Position, Variant};
+
+use super::clock::{format_duration, TimeControl};
+use super::command::{ColorChoice, Mention};
+use super::table::{user_of, Table};
+use super::view::to_move_line;
+use super::{told, ButtonStyle, Ctx, Handled, Message, Refusal, Reply};
+
+/// How many fresh places the host asks for before it gives up on finding a free one.
+const PLACE_TRIES: usize = 8;
+
+pub(crate) async fn challenge(
+    cx: &Ctx<'_>,
+    opponent: Option<&Mention>,
+    variant: Variant,
+    color: ColorChoice,
+    time: TimeControl,
+    rated: bool,
+) -> Handled {
+    let me = cx.user().clone();
+    if opponent.is_some_and(|o| o.0 == me.id) {
+        return told("You cannot challenge yourself. Name an opponent, or leave the opponent out for an open challenge anyone here may accept.");
+    }
+    let new = NewChallenge {
+        platform: cx.platform().to_string(),
+        server: cx.request.server.clone(),
+        channel: cx.channel().to_string(),
+        challenger: 0,
+        challenged: None,
+        variant: variant.id().to_string(),
+        color: match color {
+            ColorChoice::White => data::ColorChoice::White,
+            ColorChoice::Black => data::ColorChoice::Black,
+            ColorChoice::Random => data::ColorChoice::Random,
+        },
+        time_control: Some(time.stored()),
+        rated,
+        expires_at: cx.now + cx.host.settings().challenge_expiry_ms,
+    };
+    let (platform, now, opponent) = (cx.platform().to_string(), cx.now, opponent.cloned());
+    let (challenge, challenger, challenged) = cx
+        .store()
+        .write(move |tx| {
+            let challenger = tx.upsert_player(&platform, &me.id, &me.name, now)?;
+            let challenged = match opponent {
+                Some(Mention(id)) => Some(match tx.find_player(&platform, &id)? {
+                    Some(known) => known,
+                    // Someone Chimera has not seen yet: their name is their id until they speak.
+                    None => tx.upsert_player(&platform, &id, &id, now)?,
+                }),
+                None => None,
+            };
+            let new = NewChallenge { challenger: challenger.id, challenged: challenged.as_ref().map(|p| p.id), ..new };
+            Ok((tx.create_challenge(&new, now)?, challenger, challenged))
+        })
+        .await?;
+    let busy = cx.active_table().await?.is_some();
+    Ok(Reply::one(challenge_message(&challenge, &challenger, challenged.as_ref(), busy)))
+}
+
+fn challenge_message(c: &Challenge, challenger: &Player, challenged: Option<&Player>, busy: bool) -> Message {
+    let terms = terms(c);
+    let expiry = format_duration(c.expires_at - c.created_at);
+    let mut text = match challenged {
+        Some(p) => format!(
+            "{} challenges {} to {terms}. {}, `/accept` or `/decline` within {expiry}.",
+            challenger.display_name, p.display_name, p.display_name
+        ),
+        None => {
+            format!("{} challenges anyone here to {terms}. `/accept` within {expiry} to play.", challenger.display_name)
+        }
+    };
+    if busy {
+        text.push_str(" This channel has a game on, so the new game will get a place of its own.");
+    }
+    let message = Message::text(text)
+        .with_button("Accept", format!("/accept challenge:{}", c.id), ButtonStyle::Primary)
+        .with_button("Decline", format!("/decline challenge:{}", c.id), ButtonStyle::Secondary);
+    match challenged {
+        Some(p) => message.mentioning(&user_of(p)),
+        None => message,
+    }
+}
+
+/// `a rated game of Golem Chess (5+3 ...), alice playing White`.
+fn terms(c: &Challenge) -> String {
+    let variant = c.variant.parse::<Variant>().map_or(c.variant.clone(), |v| v.name().to_string());
+    let time = c.time_control.map_or("no clock".to_string(), |tc| TimeControl::from_stored(tc).describe());
+    let colour = match c.color {
+        data::ColorChoice::White => ", challenger playing White",
+        data::ColorChoice::Black => ", challenger playing Black",
+        data::ColorChoice::Random => ", colours by lot",
+    };
+    let rated = if c.rated { "rated" } else { "unrated" };
+    format!("a {rated} game of {variant} ({time}{colour})")
+}
+
+/// The channel's challenges with their makers, as one snapshot.
+async fn open_challenges(cx: &Ctx<'_>) -> Result<Vec<(Challenge, Player, Option<Player>)>, Refusal> {
+    let (platform, channel, now) = (cx.platform().to_string(), cx.channel().to_string(), cx.now);
+    Ok(cx
+        .store()
+        .read(move |tx| {
+            tx.channel_challenges(&platform, &channel, now)?
+                .into_iter()
+                .map(|c| {
+                    let challenger = tx.player(c.challenger)?;
+                    let challenged = c.challenged.map(|id| tx.player(id)).transpose()?;
+                    Ok((c, challenger, challenged))
+                })
+                .collect()
+        })
+        .await?)
+}
+
+pub(crate) async fn accept(cx: &Ctx<'_>, from: Option<&Mention>, id: Option<ChallengeId>) -> Handled {
+    let me = cx.user().clone();
+    let all = open_challenges(cx).await?;
+    let named: Vec<_> = all
+        .iter()
+        .filter(|(c, maker, _)| id.is_none_or(|id| c.id == id) && from.is_none_or(|m| maker.user_id == m.0))
+        .collect();
+    if named.is_empty() {
+        return match (id, from) {
+            (Some(_), _) => {
+                told("That challenge is no longer open: it was accepted, declined, withdrawn or it expired.")
+            }
+            (None, Some(m)) => told(format!("{} has no open challenge in #{}.", m.0, cx.channel())),
+            (None, None) => told(format!(
+                "There is no challenge to accept in #{}. Make one with `/challenge @someone variant:chess`.",
+                cx.channel()
+            )),
+        };
+    }
+    let mine: Vec<_> = named
+        .iter()
+        .filter(|(c, maker, challenged)| {
+            maker.user_id != me.id && challenged.as_ref().is_none_or(|p| p.user_id == me.id) && c.expires_at > cx.now
+        })
+        .collect();
+    let (challenge, ..) = match mine.as_slice() {
+        [one] => **one,
+        [] => {
+            let (_, maker, challenged) = named[0];
+            return match challenged {
+                _ if maker.user_id == me.id => told("You cannot accept your own challenge: your opponent must `/accept` it (or `/decline` withdraws it)."),
+                Some(p) => told(format!("That challenge is for {}, not for you.", p.display_name)),
+                None => told("That challenge is not open to you."),
+            };
+        }
+        several => {
+            let makers: Vec<String> =
+                several.iter().map(|(c, maker, _)| format!("{} ({})", maker.display_name, terms(c))).collect();
+            return told(format!(
+                "Several challenges are open to you: {}. Say which with `/accept challenger:@name`.",
+                makers.join("; ")
+            ));
+        }
+    };
+    start_game(cx, challenge).await
+}
+
+/// Accepts `challenge` for the requester: in its channel, or, while that has a game, in a new
+/// place the adapter opens.
+async fn start_game(cx: &Ctx<'_>, challenge: &Challenge) -> Handled {
+    let variant: Variant =
+        challenge.variant.parse().map_err(|e| Refusal::Broken(format!("challenge {}: {e}", challenge.id)))?;
+    let me = cx.user().clone();
+    let mut place = None;
+    if cx.active_table().await?.is_some() {
+        place = Some(open_place(cx, challenge, variant).await?);
+    }
+    for _ in 0..PLACE_TRIES {
+        let acceptance_channel = place.clone();
+        let (platform, now, id) = (cx.platform().to_string(), cx.now, challenge.id);
+        let deadline = challenge.time_control.map(|tc| now + TimeControl::from_stored(tc).initial_ms());
+        let me = me.clone();
+        let accepted = cx
+            .store()
+            .write(move |tx| {
+                let acceptor = tx.upsert_player(&platform, &me.id, &me.name, now)?;
+                let acceptance = Acceptance {
+                    acceptor: acceptor.id,
+                    toss: if fastrand::bool() { data::Color::White } else { data::Color::Black },
+                    start_fen: Position::start(variant).fen(),
+                    channel: acceptance_channel,
+                    deadline,
+                };
+                let game = tx.accept_challenge(id, &acceptance, now)?;
+                let record = tx.game_record(game.id)?;
+                Ok((record, tx.player(game.white)?, tx.player(game.black)?))
+            })
+            .await;
+        match accepted {
+            Ok((record, white, black)) => {
+                let table = Table::new(record, white, black)?;
+                return Ok(started(cx, &table, challenge));
+            }
+            // Someone started a game where this one was to go: it goes somewhere new.
+            Err(data::Error::ChannelBusy { .. }) => place = Some(open_place(cx, challenge, variant).await?),
+            Err(data::Error::ChallengeExpired { .. }) => return told("That challenge has expired; ask for a new one."),
+            Err(data::Error::NotFound { .. }) => {
+                return told("That challenge is no longer open: it was accepted, declined or withdrawn.")
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Refusal::Broken(format!("no free place for the game after {PLACE_TRIES} tries")))
+}
+
+async fn open_place(cx: &Ctx<'_>, challenge: &Challenge, variant: Variant) -> Result<String, Refusal> {
+    let title = format!("{}: game for challenge {}", variant.name(), challenge.id);
+    cx.places
+        .open_place(cx.channel(), &title)
+        .await
+        .map_err(|e| Refusal::Broken(format!("cannot open a place for the game: {e:#}")))
+}
+
+/// The announcement of a new game, where it is played, and a pointer to it from the channel
+/// of the challenge when that is elsewhere.
+fn started(cx: &Ctx<'_>, table: &Table, challenge: &Challenge) -> Reply {
+    let g = &table.record.game;
+    let time = table.time_control().map_or("no clock".to_string(), |tc| tc.describe());
+    let rated = if g.rated { "rated" } else { "unrated" };
+    let text = format!(
+        "Game {} begins: {} (White) against {} (Black), {}, {time}, {rated}. {} Moves: `/move e4`, `/moves` lists them.",
+        g.id,
+        table.name(Color::White),
+        table.name(Color::Black),
+        table.variant().name(),
+        to_move_line(table),
+    );
+    let start = cx.host.board_message(table, text).mentioning(&table.user(table.to_move()));
+    if g.channel == challenge.channel {
+        return Reply::one(start);
+    }
+    let pointer = Message::text(format!(
+        "#{} has a game on, so {} and {} play game {} in #{}.",
+        challenge.channel,
+        table.name(Color::White),
+        table.name(Color::Black),
+        g.id,
+        g.channel
+    ))
+    .mentioning(&table.user(Color::White))
+    .mentioning(&table.user(Color::Black));
+    Reply::one(pointer).push(start.in_channel(&g.channel))
+}
+
+pub(crate) async fn decline(cx: &Ctx<'_>, from: Option<&Mention>, id: Option<ChallengeId>) -> Handled {
+    let me = cx.user().clone();
+    let all = open_challenges(cx).await?;
+    let concerned: Vec<_> = all
+        .iter()
+        .filter(|(c, maker, _)| id.is_none_or(|id| c.id == id) && from.is_none_or(|m| maker.user_id == m.0))
+        .filter(|(_, maker, challenged)| {
+            maker.user_id == me.id || challenged.as_ref().is_some_and(|p| p.user_id == me.id)
+        })
+        .collect();
+    let (challenge, maker, _) = match concerned.as_slice() {
+        [one] => *one,
+        [] if id.is_some() && all.iter().any(|(c, ..)| Some(c.id) == id) => {
+            return told("Only the challenger can withdraw that challenge, and only the one challenged can decline it.")
+        }
+        [] => return told(format!("There is no challenge of yours, or to you, in #{}.", cx.channel())),
+        several => {
+            let list: Vec<String> =
+                several.iter().map(|(c, maker, _)| format!("challenge {} by {}", c.id, maker.display_name)).collect();
+            return told(format!(
+                "Several challenges concern you: {}. Say which with `/decline challenger:@name`.",
+                list.join(", ")
+            ));
+        }
+    };
+    let (challenge_id, player) = (challenge.id, me.id.clone());
+    let platform = cx.platform().to_string();
+    let declined = cx
+        .store()
+        .write(move |tx| {
+            let by = tx.find_player(&platform, &player)?.ok_or(data::Error::NotFound { what: "player", id: 0 })?;
+            tx.decline_challenge(challenge_id, by.id)
+        })
+        .await;
+    match declined {
+        Ok(_) => {}
+        Err(data::Error::NotFound { .. }) => return told("That challenge is no longer open."),
+        Err(e) => return Err(e.into()),
+    }
+    let text = if maker.user_id == me.id {
+        format!("{} withdraws their challenge ({}).", maker.display_name, terms(challenge))
+    } else {
+        format!("{} declines {}'s challenge ({}).", me.name, maker.display_name, terms(challenge))
+    };
+    Ok(Reply::one(Message::text(text).mentioning(&user_of(maker))))
+}

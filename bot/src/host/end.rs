@@ -1,0 +1,197 @@
+//! How a game ends in storage: its result, its reason, and for a rated game both players'
+//! new ratings, all written in the transaction that ends it.
+
+use data::{Finish, GameResult, Player, ReadTx, WriteTx};
+use rules::{Color, DrawReason, Outcome, Position, Variant, WinReason};
+
+use super::rating::{self, Rating};
+use super::table::user_of;
+use super::User;
+
+/// A game that just ended, with what its announcement needs.
+#[derive(Clone, Debug)]
+pub(crate) struct Ended {
+    pub game: data::Game,
+    pub white: Player,
+    pub black: Player,
+    pub outcome: Outcome,
+    /// White's then Black's rating before and after, for a rated game.
+    pub ratings: Option<[(Rating, Rating); 2]>,
+}
+
+impl Ended {
+    pub fn user(&self, color: Color) -> User {
+        user_of(match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        })
+    }
+
+    /// `Black wins by checkmate (bob beats alice), 0-1. Ratings: ...`
+    pub fn announcement(&self) -> String {
+        let mut text = match self.outcome.winner() {
+            Some(winner) => {
+                let (won, lost) = match winner {
+                    Color::White => (&self.white, &self.black),
+                    Color::Black => (&self.black, &self.white),
+                };
+                format!(
+                    "{} ({} beats {}), {}.",
+                    self.outcome,
+                    won.display_name,
+                    lost.display_name,
+                    self.outcome.result()
+                )
+            }
+            None => format!("{}, {}.", self.outcome, self.outcome.result()),
+        };
+        if let Some([(w0, w1), (b0, b1)]) = &self.ratings {
+            text.push_str(&format!(
+                " Ratings: {} {} → {}, {} {} → {}.",
+                self.white.display_name,
+                w0.display(),
+                w1.display(),
+                self.black.display_name,
+                b0.display(),
+                b1.display()
+            ));
+        }
+        text
+    }
+}
+
+/// The stored result of an outcome.
+fn result_of(outcome: &Outcome) -> GameResult {
+    match outcome.winner() {
+        Some(Color::White) => GameResult::WhiteWins,
+        Some(Color::Black) => GameResult::BlackWins,
+        None => GameResult::Draw,
+    }
+}
+
+/// The stored reason of an outcome, and the outcome of a stored result and reason: the two
+/// must agree, as `/history` and `/pgn` read finished games back.
+const REASONS: [(&str, Reason); 10] = [
+    ("checkmate", Reason::Win(WinReason::Checkmate)),
+    ("ghost king captured", Reason::Win(WinReason::RoyalCaptured)),
+    ("king left attacked", Reason::Win(WinReason::KingLeftAttacked)),
+    ("resignation", Reason::Win(WinReason::Resignation)),
+    ("time", Reason::Win(WinReason::Timeout)),
+    ("stalemate", Reason::Draw(DrawReason::Stalemate)),
+    ("insufficient material", Reason::Draw(DrawReason::InsufficientMaterial)),
+    ("repetition", Reason::Draw(DrawReason::Repetition)),
+    ("fifty moves", Reason::Draw(DrawReason::FiftyMoves)),
+    ("agreement", Reason::Draw(DrawReason::Agreement)),
+];
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Reason {
+    Win(WinReason),
+    Draw(DrawReason),
+}
+
+fn reason_of(outcome: &Outcome) -> &'static str {
+    let reason = match *outcome {
+        Outcome::Decisive { reason, .. } => Reason::Win(reason),
+        Outcome::Draw(reason) => Reason::Draw(reason),
+    };
+    REASONS.iter().find(|(_, r)| *r == reason).map(|(text, _)| *text).expect("every reason has a text")
+}
+
+/// The outcome a finished game was stored with.
+pub(crate) fn stored_outcome(game: &data::Game) -> Option<Outcome> {
+    let reason = REASONS.iter().find(|(text, _)| Some(*text) == game.reason.as_deref())?.1;
+    match (game.result?, reason) {
+        (GameResult::WhiteWins, Reason::Win(reason)) => Some(Outcome::Decisive { winner: Color::White, reason }),
+        (GameResult::BlackWins, Reason::Win(reason)) => Some(Outcome::Decisive { winner: Color::Black, reason }),
+        (GameResult::Draw, Reason::Draw(reason)) => Some(Outcome::Draw(reason)),
+        _ => None,
+    }
+}
+
+/// How `game` ends with `outcome`: the finish to store, with rating updates computed from the
+/// ratings as this transaction sees them (so no other game's update can slip in between).
+pub(crate) fn finish(tx: &ReadTx<'_>, game: &data::Game, outcome: Outcome) -> data::Result<(Finish, Ended)> {
+    let white = tx.player(game.white)?;
+    let black = tx.player(game.black)?;
+    let mut updates = Vec::new();
+    let mut ratings = None;
+    if game.rated {
+        let w0 = Rating::from_stored(tx.rating(game.white, &game.variant)?.as_ref());
+        let b0 = Rating::from_stored(tx.rating(game.black, &game.variant)?.as_ref());
+        let score = match outcome.winner() {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        };
+        let (w1, b1) = rating::rate(&w0, &b0, score);
+        updates = vec![w1.update(game.white, &game.variant, &w0), b1.update(game.black, &game.variant, &b0)];
+        ratings = Some([(w0, w1), (b0, b1)]);
+    }
+    let finish = Finish { result: result_of(&outcome), reason: reason_of(&outcome).to_string(), ratings: updates };
+    Ok((finish, Ended { game: game.clone(), white, black, outcome, ratings }))
+}
+
+/// Ends an active game with `outcome` now; the returned game is the finished one.
+pub(crate) fn end(tx: &WriteTx<'_>, game_id: data::GameId, outcome: Outcome, now: i64) -> data::Result<Ended> {
+    let game = tx.game(game_id)?;
+    let (finish, mut ended) = finish(tx, &game, outcome)?;
+    ended.game = tx.finish_game(game_id, &finish, now)?;
+    Ok(ended)
+}
+
+/// Ends `game_id` on time if it is still active and its deadline has passed (a move may have
+/// come in since the caller looked): the player to move loses.
+pub(crate) fn end_on_time(tx: &WriteTx<'_>, game_id: data::GameId, now: i64) -> data::Result<Option<Ended>> {
+    let record = tx.game_record(game_id)?;
+    let game = &record.game;
+    let overdue = game.state == data::GameState::Active && game.deadline.is_some_and(|d| d <= now);
+    if !overdue {
+        return Ok(None);
+    }
+    let variant: Option<Variant> = game.variant.parse().ok();
+    let to_move = variant.and_then(|v| Position::from_fen(v, record.fen()).ok()).map(|p| p.turn());
+    // A record the rules cannot read has no side to move: it is left for an operator.
+    let Some(loser) = to_move else { return Ok(None) };
+    let outcome = Outcome::Decisive { winner: !loser, reason: WinReason::Timeout };
+    end(tx, game_id, outcome, now).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_outcome_is_stored_with_a_reason_that_reads_back() {
+        for (text, reason) in REASONS {
+            let outcomes = match reason {
+                Reason::Win(reason) => Color::ALL.map(|winner| Outcome::Decisive { winner, reason }).to_vec(),
+                Reason::Draw(reason) => vec![Outcome::Draw(reason)],
+            };
+            for outcome in outcomes {
+                assert_eq!(reason_of(&outcome), text);
+                let game = data::Game {
+                    id: 1,
+                    platform: String::new(),
+                    server: None,
+                    channel: String::new(),
+                    variant: "chess".into(),
+                    white: 1,
+                    black: 2,
+                    start_fen: String::new(),
+                    state: data::GameState::Finished,
+                    result: Some(result_of(&outcome)),
+                    reason: Some(text.to_string()),
+                    time_control: None,
+                    deadline: None,
+                    rated: false,
+                    pairing: None,
+                    created_at: 0,
+                    updated_at: 0,
+                    finished_at: Some(0),
+                };
+                assert_eq!(stored_outcome(&game), Some(outcome));
+            }
+        }
+    }
+}

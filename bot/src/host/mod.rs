@@ -1,0 +1,238 @@
+//! The game host: commands in, replies out, the same for every chat network.
+//!
+//! An adapter (the console, Discord) turns what a user did into a [`Request`] and shows the
+//! [`Reply`] it gets back; the host owns everything in between: challenges, moves, offers,
+//! clocks and ratings, all kept in the database so that a restart loses nothing. The host never
+//! knows which adapter called it; where it needs the adapter's help (a fresh channel for a game
+//! when the current one is busy) it asks through [`Places`].
+//!
+//! Every command is one small function in the module of its concept (`challenge`, `play`,
+//! `offers`, `info`), taking a [`Ctx`] with the request and the host's shared parts. A command
+//! either succeeds with a reply, or changes nothing and says why ([`Refusal`], shown privately).
+//!
+//! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out and expires old
+//! challenges. Adapters call it about once a second; see `schedule.rs` for how the host keeps
+//! clocks fair across its own downtime.
+
+pub mod clock;
+pub mod command;
+pub mod rating;
+pub mod reply;
+
+mod challenge;
+mod end;
+mod info;
+mod offers;
+mod play;
+mod schedule;
+mod table;
+mod view;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use data::AsyncStore;
+use render::{Renderer, Theme};
+
+pub use clock::{Clock, ManualClock, SystemClock, TimeControl};
+pub use command::{Command, CommandError, Mention, COMMANDS};
+pub use reply::{Button, ButtonStyle, Image, Message, Reply, ShownBoard, User};
+
+/// How a host is set up.
+#[derive(Clone)]
+pub struct Settings {
+    /// The SQLite database.
+    pub db: PathBuf,
+    /// The chat network this host serves (`console`, `discord`): the scheduler ends games and
+    /// expires challenges of this platform only, so two adapters may share one database.
+    pub platform: String,
+    /// Width of board pictures in pixels.
+    pub board_size: u32,
+    pub theme: Theme,
+    /// How long a challenge waits for an answer.
+    pub challenge_expiry_ms: i64,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Settings {
+    /// The defaults for `platform`: 640-pixel boards, challenges open for a day, the system clock.
+    pub fn new(db: impl Into<PathBuf>, platform: &str) -> Settings {
+        Settings {
+            db: db.into(),
+            platform: platform.to_string(),
+            board_size: render::BoardView::DEFAULT_SIZE,
+            theme: Theme::default(),
+            challenge_expiry_ms: clock::DAY_MS,
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+/// One command from one user in one channel.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub platform: String,
+    /// The server (guild) of the channel; `None` for the console and direct messages.
+    pub server: Option<String>,
+    pub channel: String,
+    pub user: User,
+    /// Unique per user action (an interaction id, a console line): a retried request moves once.
+    pub request_id: String,
+    pub command: Command,
+}
+
+/// What the adapter provides beyond a reply: a fresh place for a game when its channel has one.
+#[async_trait]
+pub trait Places: Send + Sync {
+    /// Opens a new channel for a game (on Discord, a thread under `parent_channel`) and returns
+    /// its id.
+    async fn open_place(&self, parent_channel: &str, title: &str) -> anyhow::Result<String>;
+}
+
+/// The game host. Clones share everything (database, renderer, clock).
+#[derive(Clone)]
+pub struct Host {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: AsyncStore,
+    renderer: Renderer,
+    settings: Settings,
+}
+
+impl Host {
+    /// Opens the database (creating and migrating it as needed) and moves every running clock
+    /// past the time the host was down.
+    pub async fn open(settings: Settings) -> anyhow::Result<Host> {
+        let store = AsyncStore::open(&settings.db)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", settings.db.display()))?;
+        let host = Host { inner: Arc::new(Inner { store, renderer: Renderer::new(), settings }) };
+        host.resume().await?;
+        Ok(host)
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    pub fn now(&self) -> i64 {
+        self.inner.settings.clock.now_ms()
+    }
+
+    fn store(&self) -> &AsyncStore {
+        &self.inner.store
+    }
+
+    /// Runs one command. Never fails: whatever goes wrong becomes a private message that says
+    /// what, and a command that fails changes nothing.
+    pub async fn handle(&self, request: Request, places: &dyn Places) -> Reply {
+        let cx = Ctx { host: self, request: &request, places, now: self.now() };
+        let handled = match &request.command {
+            Command::Challenge { opponent, variant, color, time, rated } => {
+                challenge::challenge(&cx, opponent.as_ref(), *variant, *color, *time, *rated).await
+            }
+            Command::Accept { challenger, challenge } => challenge::accept(&cx, challenger.as_ref(), *challenge).await,
+            Command::Decline { challenger, challenge } => {
+                challenge::decline(&cx, challenger.as_ref(), *challenge).await
+            }
+            Command::Move { text, confirm, game } => play::play(&cx, text, *confirm, *game).await,
+            Command::Resign { confirm, game } => play::resign(&cx, *confirm, *game).await,
+            Command::Abort => play::abort(&cx).await,
+            Command::Draw { action, game } => offers::draw(&cx, *action, *game).await,
+            Command::Takeback { action, game } => offers::takeback(&cx, *action, *game).await,
+            Command::Board => info::board(&cx).await,
+            Command::Moves { square } => info::moves(&cx, *square).await,
+            Command::Game => info::game(&cx).await,
+            Command::Pgn { game } => info::pgn(&cx, *game).await,
+            Command::Rules { variant } => info::rules(&cx, *variant),
+            Command::Rating { user, variant } => info::rating(&cx, user.as_ref(), *variant).await,
+            Command::Leaderboard { variant } => info::leaderboard(&cx, *variant).await,
+            Command::History { user } => info::history(&cx, user.as_ref()).await,
+            Command::Help => Ok(info::help()),
+        };
+        handled.unwrap_or_else(Refusal::into_reply)
+    }
+
+    /// The scheduler's step: ends the games whose player to move ran out of time, expires
+    /// challenges nobody answered, and records that the host is alive. Returns the
+    /// announcements, each with its channel set.
+    pub async fn tick(&self) -> Vec<Message> {
+        match schedule::tick(self).await {
+            Ok(messages) => messages,
+            // The next tick tries again; nothing was changed.
+            Err(refusal) => {
+                eprintln!("chimera: the scheduler's step failed: {}", refusal.text());
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// One command being handled: the request and the host's shared parts.
+pub(crate) struct Ctx<'a> {
+    host: &'a Host,
+    request: &'a Request,
+    places: &'a dyn Places,
+    /// The time of the request: one "now" for everything the command does.
+    now: i64,
+}
+
+impl Ctx<'_> {
+    fn store(&self) -> &AsyncStore {
+        self.host.store()
+    }
+
+    fn platform(&self) -> &str {
+        &self.request.platform
+    }
+
+    fn channel(&self) -> &str {
+        &self.request.channel
+    }
+
+    fn user(&self) -> &User {
+        &self.request.user
+    }
+}
+
+/// Why a command changed nothing.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// The user asked for something the rules or the game do not allow.
+    Told(String),
+    /// Chimera itself failed (its database, a stored game it cannot read).
+    Broken(String),
+}
+
+impl Refusal {
+    fn text(&self) -> &str {
+        match self {
+            Refusal::Told(text) | Refusal::Broken(text) => text,
+        }
+    }
+
+    fn into_reply(self) -> Reply {
+        match self {
+            Refusal::Told(text) => Reply::error(text),
+            Refusal::Broken(why) => Reply::error(format!(
+                "Something went wrong on Chimera's side ({why}); nothing was changed. Please try again."
+            )),
+        }
+    }
+}
+
+impl From<data::Error> for Refusal {
+    fn from(e: data::Error) -> Refusal {
+        Refusal::Broken(e.to_string())
+    }
+}
+
+/// Refuses with a message for the user.
+fn told<T>(text: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::Told(text.into()))
+}
+
+type Handled = Result<Reply, Refusal>;

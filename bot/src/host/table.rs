@@ -1,0 +1,156 @@
+//! [`Table`]: a stored game as the host plays it, with its players and the rules' game rebuilt
+//! from the stored moves; and finding the game a command is about.
+
+use data::{GameId, GameRecord, Player};
+use rules::{Color, Game, Position, Variant};
+
+use super::clock::TimeControl;
+use super::{told, Ctx, Refusal, User};
+
+pub(crate) struct Table {
+    pub record: GameRecord,
+    pub white: Player,
+    pub black: Player,
+    /// The game so far, replayed from the start position.
+    pub game: Game,
+}
+
+impl Table {
+    /// Rebuilds the rules' game by replaying the stored coordinate moves: the stored FENs are
+    /// for other readers, the moves are the truth.
+    pub fn new(record: GameRecord, white: Player, black: Player) -> Result<Table, Refusal> {
+        let id = record.game.id;
+        let broken = |why: String| Refusal::Broken(format!("stored game {id} cannot be replayed: {why}"));
+        let variant: Variant = record.game.variant.parse().map_err(|e| broken(format!("{e}")))?;
+        let start = Position::from_fen(variant, &record.game.start_fen).map_err(|e| broken(e.to_string()))?;
+        let mut game = Game::new(start);
+        for stored in &record.moves {
+            let m =
+                game.position().parse_coord(&stored.coord).map_err(|e| broken(format!("ply {}: {e}", stored.ply)))?;
+            game.play(m).map_err(|e| broken(format!("ply {}: {e}", stored.ply)))?;
+        }
+        Ok(Table { record, white, black, game })
+    }
+
+    /// The record with one more stored move (the rules' game is the caller's to advance).
+    pub fn with_move(mut self, stored: data::Move) -> Table {
+        self.record.moves.push(stored);
+        self
+    }
+
+    pub fn id(&self) -> GameId {
+        self.record.game.id
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.game.start().variant()
+    }
+
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    pub fn ply(&self) -> u32 {
+        self.record.ply()
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.position().turn()
+    }
+
+    /// Who moved first (White, unless a game ever starts from a FEN with Black to move).
+    pub fn first(&self) -> Color {
+        self.game.start().turn()
+    }
+
+    pub fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The player of `color` as a user to mention.
+    pub fn user(&self, color: Color) -> User {
+        user_of(self.player(color))
+    }
+
+    pub fn name(&self, color: Color) -> &str {
+        &self.player(color).display_name
+    }
+
+    /// The colour a platform user plays here, if they play.
+    pub fn color_of(&self, user_id: &str) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| self.player(c).user_id == user_id)
+    }
+
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.record.game.time_control.map(TimeControl::from_stored)
+    }
+
+    /// The time `color` has for its next move, by the moves played so far.
+    pub fn allowance(&self, color: Color) -> Option<i64> {
+        self.time_control().map(|tc| tc.allowance(&self.record.moves, self.first(), color))
+    }
+}
+
+pub(crate) fn user_of(player: &Player) -> User {
+    User { id: player.user_id.clone(), name: player.display_name.clone() }
+}
+
+/// The stored colour of a rules colour.
+pub(crate) fn stored(color: Color) -> data::Color {
+    match color {
+        Color::White => data::Color::White,
+        Color::Black => data::Color::Black,
+    }
+}
+
+pub(crate) fn from_stored(color: data::Color) -> Color {
+    match color {
+        data::Color::White => Color::White,
+        data::Color::Black => Color::Black,
+    }
+}
+
+impl Ctx<'_> {
+    /// The channel's active game, if it has one.
+    pub(crate) async fn active_table(&self) -> Result<Option<Table>, Refusal> {
+        let (platform, channel) = (self.platform().to_string(), self.channel().to_string());
+        let found = self
+            .store()
+            .read(move |tx| {
+                let Some(record) = tx.active_game(&platform, &channel)? else { return Ok(None) };
+                let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
+                Ok(Some((record, white, black)))
+            })
+            .await?;
+        found.map(|(record, white, black)| Table::new(record, white, black)).transpose()
+    }
+
+    /// The game a command acts on: the channel's active game, which must be `game` when the
+    /// command names one (a button made for a game that has since ended changes nothing).
+    pub(crate) async fn table(&self, game: Option<GameId>) -> Result<Table, Refusal> {
+        match (self.active_table().await?, game) {
+            (Some(table), Some(id)) if table.id() != id => {
+                told(format!("Game {id} is over; this channel's game now is game {}.", table.id()))
+            }
+            (Some(table), _) => Ok(table),
+            (None, Some(id)) => told(format!("Game {id} is over; there is no game in #{} now.", self.channel())),
+            (None, None) => told(format!(
+                "There is no game in #{}. Start one with `/challenge @someone variant:chess`, or see `/help`.",
+                self.channel()
+            )),
+        }
+    }
+
+    /// The colour the requester plays in `table`; only the two players may act on a game.
+    pub(crate) fn seat(&self, table: &Table) -> Result<Color, Refusal> {
+        table.color_of(&self.user().id).ok_or_else(|| {
+            Refusal::Told(format!(
+                "Only {} and {} play in this game; everyone may watch with `/board`, `/game` and `/moves`.",
+                table.white.display_name, table.black.display_name
+            ))
+        })
+    }
+}

@@ -1,0 +1,169 @@
+//! An in-process console over a host with a clock the test controls and a database of its own.
+
+#![allow(dead_code)] // each test file uses its own part of the harness
+
+use std::sync::Arc;
+
+use chimera::console::Console;
+use chimera::host::{Host, ManualClock, Message, Reply, Settings};
+use tempfile::TempDir;
+
+/// Some Tuesday in 2023, so clocks start far from zero.
+pub const T0: i64 = 1_700_000_000_000;
+pub const SECOND: i64 = 1_000;
+pub const MINUTE: i64 = 60 * SECOND;
+pub const HOUR: i64 = 60 * MINUTE;
+pub const DAY: i64 = 24 * HOUR;
+
+pub struct Harness {
+    dir: TempDir,
+    pub clock: ManualClock,
+    console: Option<Console>,
+}
+
+impl Harness {
+    pub async fn new() -> Harness {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let clock = ManualClock::new(T0);
+        let mut harness = Harness { dir, clock, console: None };
+        harness.console = Some(harness.open().await);
+        harness
+    }
+
+    async fn open(&self) -> Console {
+        let mut settings = Settings::new(self.dir.path().join("chimera.db"), "console");
+        settings.clock = Arc::new(self.clock.clone());
+        settings.board_size = 320;
+        Console::new(Host::open(settings).await.expect("the host opens"), "general")
+    }
+
+    fn console(&self) -> &Console {
+        self.console.as_ref().expect("the host is running")
+    }
+
+    pub fn host(&self) -> &Host {
+        self.console().host()
+    }
+
+    /// Stops the host, lets `down` pass, and starts a new one on the same database.
+    pub async fn restart_after(&mut self, down: i64) {
+        self.console = None;
+        self.clock.advance(down);
+        self.console = Some(self.open().await);
+    }
+
+    pub fn advance(&self, ms: i64) {
+        self.clock.advance(ms);
+    }
+
+    pub async fn tick(&self) -> Vec<Message> {
+        self.host().tick().await
+    }
+
+    /// Runs a console line (`alice: /move e4`).
+    pub async fn say(&self, line: &str) -> Reply {
+        self.console().line(line).await.expect("a command line")
+    }
+
+    /// Runs a line that must succeed; returns all its text.
+    pub async fn ok(&self, line: &str) -> String {
+        let reply = self.say(line).await;
+        assert!(!reply.is_error(), "`{line}` failed: {}", text(&reply));
+        text(&reply)
+    }
+
+    /// Runs a line that must fail, changing nothing; returns the error.
+    pub async fn err(&self, line: &str) -> String {
+        let reply = self.say(line).await;
+        assert!(reply.is_error(), "`{line}` should have failed, but said: {}", text(&reply));
+        text(&reply)
+    }
+
+    /// Challenges bob for alice (White) in `variant` with extra options, and accepts.
+    pub async fn start(&self, variant: &str, options: &str) -> String {
+        self.ok(&format!("alice: /challenge @bob variant:{variant} color:white {options}")).await;
+        self.ok("bob: /accept").await
+    }
+
+    /// Plays moves in turn, alice (White) first.
+    pub async fn play(&self, moves: &[&str]) -> String {
+        let mut last = String::new();
+        for (i, m) in moves.iter().enumerate() {
+            let who = if i % 2 == 0 { "alice" } else { "bob" };
+            last = self.ok(&format!("{who}: /move {m}")).await;
+        }
+        last
+    }
+}
+
+/// All the text of a reply.
+pub fn text(reply: &Reply) -> String {
+    reply.messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+/// A variant with short games the engine found for it.
+pub struct Case {
+    pub variant: &'static str,
+    /// A game to a decisive end, White first.
+    pub decisive: &'static [&'static str],
+    /// What the end says.
+    pub verdict: &'static str,
+    /// Moves before a four-ply cycle that brings a position back.
+    pub prefix: &'static [&'static str],
+    pub cycle: [&'static str; 4],
+    /// An ordinary first move for each side.
+    pub opening: [&'static str; 2],
+}
+
+pub const CASES: [Case; 6] = [
+    Case {
+        variant: "chess",
+        decisive: &["f3", "e5", "g4", "Qh4#"],
+        verdict: "Black wins by checkmate (bob beats alice), 0-1",
+        prefix: &[],
+        cycle: ["Na3", "Na6", "Nb1", "Nb8"],
+        opening: ["e4", "e5"],
+    },
+    Case {
+        variant: "golem",
+        decisive: &["e3", "f5", "Be2", "g5", "Bh5#"],
+        verdict: "White wins by checkmate (alice beats bob), 1-0",
+        prefix: &[],
+        cycle: ["b1a3", "b8a6", "a3b1", "a6b8"],
+        opening: ["e2e4", "e7e5"],
+    },
+    Case {
+        variant: "grolman",
+        // White's last turn leaves its own king attacked by the queen on c7 (asked to confirm).
+        decisive: &["f2f3 (e1f2 d1e1)", "c7c5 (d8c7 e8d8)", "f2g3 (e1f2) confirm:yes"],
+        verdict: "Black wins as the loser's turn left their own king attacked (bob beats alice), 0-1",
+        prefix: &["a2a3", "a7a5"],
+        cycle: ["a2a1", "a7a8", "a1a2", "a8a7"],
+        opening: ["a2a3", "a7a6"],
+    },
+    Case {
+        variant: "ghost-king",
+        // The Ghost King teleports where a pawn takes it.
+        decisive: &["Ke6", "dxe6"],
+        verdict: "Black wins by capturing the Ghost King (bob beats alice), 0-1",
+        prefix: &[],
+        cycle: ["b1a3", "b8a6", "a3b1", "a6b8"],
+        opening: ["e2e4", "e7e5"],
+    },
+    Case {
+        variant: "werewolf",
+        decisive: &["f2f3", "d8d6", "h2h3", "d6g3"],
+        verdict: "Black wins by checkmate (bob beats alice), 0-1",
+        prefix: &[],
+        cycle: ["b1a3", "b8a6", "a3b1", "a6b8"],
+        opening: ["e2e4", "e7e5"],
+    },
+    Case {
+        variant: "unicorn-great",
+        decisive: &["f2g3", "e10b4", "e1f2", "b4d2"],
+        verdict: "Black wins by checkmate (bob beats alice), 0-1",
+        prefix: &[],
+        cycle: ["a1b3", "e9e6", "b3a1", "e6e9"],
+        opening: ["a2a3", "a9a8"],
+    },
+];

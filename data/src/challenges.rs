@@ -215,6 +215,17 @@ impl WriteTx<'_> {
         Ok(expired)
     }
 
+    /// Like [`WriteTx::expire_challenges`], for one platform: each host expires its own.
+    pub fn expire_challenges_on(&self, platform: &str, now: Millis) -> Result<Vec<Challenge>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "DELETE FROM challenges WHERE platform = ?1 AND expires_at <= ?2 RETURNING {COLUMNS}"
+        ))?;
+        let mut expired: Vec<Challenge> =
+            stmt.query_map(params![platform, now], Challenge::from_row)?.collect::<rusqlite::Result<_>>()?;
+        expired.sort_by_key(|c| c.id);
+        Ok(expired)
+    }
+
     fn delete_challenge(&self, id: ChallengeId) -> Result<()> {
         self.conn().prepare_cached("DELETE FROM challenges WHERE id = ?1")?.execute([id])?;
         Ok(())

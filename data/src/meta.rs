@@ -39,23 +39,6 @@ impl WriteTx<'_> {
             )?
             .execute(params![by, now])?)
     }
-
-    /// Removes the challenges of one platform expired at `now` and returns them, oldest first.
-    pub fn expire_challenges_on(&self, platform: &str, now: Millis) -> Result<Vec<crate::Challenge>> {
-        let expired: Vec<crate::ChallengeId> = self
-            .conn()
-            .prepare_cached("SELECT id FROM challenges WHERE platform = ?1 AND expires_at <= ?2 ORDER BY id")?
-            .query_map(params![platform, now], |row| row.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        expired
-            .into_iter()
-            .map(|id| {
-                let challenge = self.challenge(id)?;
-                self.conn().prepare_cached("DELETE FROM challenges WHERE id = ?1")?.execute([id])?;
-                Ok(challenge)
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]

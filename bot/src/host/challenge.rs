@@ -86,17 +86,17 @@ fn challenge_message(c: &Challenge, challenger: &Player, challenged: Option<&Pla
     }
 }
 
-/// `a rated game of Golem Chess (5+3 ...), alice playing White`.
+/// `a rated game of Golem Chess, 5+3 (...), colours by lot`.
 fn terms(c: &Challenge) -> String {
     let variant = c.variant.parse::<Variant>().map_or(c.variant.clone(), |v| v.name().to_string());
     let time = c.time_control.map_or("no clock".to_string(), |tc| TimeControl::from_stored(tc).describe());
     let colour = match c.color {
-        data::ColorChoice::White => ", challenger playing White",
-        data::ColorChoice::Black => ", challenger playing Black",
-        data::ColorChoice::Random => ", colours by lot",
+        data::ColorChoice::White => "challenger playing White",
+        data::ColorChoice::Black => "challenger playing Black",
+        data::ColorChoice::Random => "colours by lot",
     };
     let rated = if c.rated { "rated" } else { "unrated" };
-    format!("a {rated} game of {variant} ({time}{colour})")
+    format!("a {rated} game of {variant}, {time}, {colour}")
 }
 
 /// The channel's challenges with their makers, as one snapshot.

@@ -140,13 +140,11 @@ async fn append(cx: &Ctx<'_>, table: Table, m: Move) -> Handled {
 
 /// The board as it is now, privately, after a move that was not played this time.
 async fn moved_on(cx: &Ctx<'_>, game_id: GameId, why: &str) -> Handled {
-    let text = why.to_string();
     let message = match cx.active_table().await? {
         Some(table) if table.id() == game_id => {
-            let line = super::view::to_move_line(&table);
-            cx.host.board_message(&table, format!("{text} {line}"))
+            cx.host.board_message(&table, format!("{why} {}", super::view::to_move_line(&table)))
         }
-        _ => Message::text(format!("{text} Game {game_id} is over.")),
+        _ => Message::text(format!("{why} Game {game_id} is over.")),
     };
     Ok(Reply::one(Message { private: true, ..message }))
 }

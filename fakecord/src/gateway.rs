@@ -155,7 +155,9 @@ impl Connection {
             let result = match frame {
                 None => continue,
                 Some(Some(Ok(Frame::Text(text)))) => self.receive(text.as_str()).await,
-                Some(Some(Ok(Frame::Binary(_)))) => Err(Stop::Close(close::DECODE_ERROR, "Error while decoding payload.")),
+                Some(Some(Ok(Frame::Binary(_)))) => {
+                    Err(Stop::Close(close::DECODE_ERROR, "Error while decoding payload."))
+                }
                 Some(Some(Ok(Frame::Ping(_) | Frame::Pong(_)))) => Ok(()),
                 Some(Some(Ok(Frame::Close(_)) | Err(_)) | None) => Err(Stop::Ended),
             };
@@ -253,7 +255,10 @@ impl Connection {
             Some(op::IDENTIFY) => self.identify(data).await,
             Some(op::RESUME) => self.resume(data).await,
             Some(
-                op::PRESENCE_UPDATE | op::VOICE_STATE_UPDATE | op::REQUEST_GUILD_MEMBERS | op::REQUEST_SOUNDBOARD_SOUNDS,
+                op::PRESENCE_UPDATE
+                | op::VOICE_STATE_UPDATE
+                | op::REQUEST_GUILD_MEMBERS
+                | op::REQUEST_SOUNDBOARD_SOUNDS,
             ) => {
                 // Accepted and ignored: the fake has no presences, voice or member lists to send.
                 if self.authenticated {

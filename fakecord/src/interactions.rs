@@ -90,7 +90,8 @@ async fn callback(
         }
         CallbackType::UpdateMessage => {
             let source = interaction.source_message.expect("component interactions carry their message");
-            let mut message = shared.read(|w| w.messages.get(&source).cloned()).ok_or_else(ApiError::unknown_message)?;
+            let mut message =
+                shared.read(|w| w.messages.get(&source).cloned()).ok_or_else(ApiError::unknown_message)?;
             messages::edit(&shared, &mut message, content)?;
             Change::Update(message)
         }
@@ -179,7 +180,11 @@ fn response_message(world: &World, app: u64, token: &str, message: &str) -> ApiR
     let id = if message == "@original" {
         interaction.original
     } else {
-        message.parse().ok().map(MessageId).filter(|id| interaction.original == Some(*id) || interaction.followups.contains(id))
+        message
+            .parse()
+            .ok()
+            .map(MessageId)
+            .filter(|id| interaction.original == Some(*id) || interaction.followups.contains(id))
     };
     let id = id.filter(|id| world.messages.contains_key(id)).ok_or_else(ApiError::unknown_message)?;
     Ok((interaction, id))
@@ -235,17 +240,21 @@ async fn delete_response_message(
 }
 
 /// What the test asks a user to do.
-pub(crate) struct Trigger<'a> {
+pub(crate) struct Trigger {
     pub kind: InteractionKind,
     pub user: UserId,
+    /// Where; a component interaction happens where its message is.
     pub channel: Option<ChannelId>,
     pub source_message: Option<MessageId>,
-    /// Builds the interaction's `data` from the world.
-    pub data: Box<dyn FnOnce(&World, ChannelId) -> Result<Value, Error> + 'a>,
 }
 
-/// Sends INTERACTION_CREATE for a trigger and returns the handle to watch the bot's answer.
-pub(crate) fn trigger(shared: &Arc<Shared>, trigger: Trigger<'_>) -> Result<InteractionHandle, Error> {
+/// Sends INTERACTION_CREATE for a trigger, with the `data` that `data` builds from the world
+/// and the channel, and returns the handle to watch the bot's answer.
+pub(crate) fn trigger(
+    shared: &Arc<Shared>,
+    trigger: Trigger,
+    data: impl FnOnce(&World, ChannelId) -> Result<Value, Error>,
+) -> Result<InteractionHandle, Error> {
     let id = InteractionId(shared.mint());
     // "Interaction Object": the token is an opaque string, valid for 15 minutes.
     let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("interaction:{id}:fakecord"));
@@ -254,7 +263,8 @@ pub(crate) fn trigger(shared: &Arc<Shared>, trigger: Trigger<'_>) -> Result<Inte
             return Err(Error::NoSession);
         }
         w.user(trigger.user)?;
-        let source = trigger.source_message.map(|m| w.messages.get(&m).ok_or(Error::Invalid(format!("no message {m}"))));
+        let source =
+            trigger.source_message.map(|m| w.messages.get(&m).ok_or(Error::Invalid(format!("no message {m}"))));
         let source = source.transpose()?;
         let channel = match (trigger.channel, source) {
             (Some(channel), _) => channel,
@@ -262,7 +272,7 @@ pub(crate) fn trigger(shared: &Arc<Shared>, trigger: Trigger<'_>) -> Result<Inte
             (None, None) => return Err(Error::Invalid("an interaction needs a channel".into())),
         };
         w.channel(channel)?;
-        let data = (trigger.data)(w, channel)?;
+        let data = data(w, channel)?;
         let interaction = Interaction {
             id,
             token: token.clone(),
@@ -470,7 +480,8 @@ impl Options<'_> {
                 return Err(Error::Invalid(format!("option {name} is out of its bounds")));
             }
         }
-        if let Some(choices) = definition["choices"].as_array() {
+        // An empty `choices` (poise sends one) means none, as on Discord.
+        if let Some(choices) = definition["choices"].as_array().filter(|c| !c.is_empty()) {
             if !choices.iter().any(|c| c["value"] == typed) {
                 return Err(Error::Invalid(format!("option {name} must be one of its choices")));
             }
@@ -486,7 +497,12 @@ fn snowflake(value: &Value) -> Option<u64> {
 
 /// The `data` of a MESSAGE_COMPONENT interaction ("Interaction Object", Message Component Data
 /// Structure), for a component that is on the message and enabled.
-pub(crate) fn component_data(world: &World, message: MessageId, custom_id: &str, values: Option<&[&str]>) -> Result<Value, Error> {
+pub(crate) fn component_data(
+    world: &World,
+    message: MessageId,
+    custom_id: &str,
+    values: Option<&[&str]>,
+) -> Result<Value, Error> {
     let message = world.messages.get(&message).ok_or_else(|| Error::Invalid(format!("no message {message}")))?;
     let component = message
         .components()
@@ -537,7 +553,10 @@ impl InteractionHandle {
 
     /// Waits for the callback, however it answered.
     pub async fn callback(&self) -> Result<(CallbackType, Duration), Error> {
-        let timing = self.shared.wait_for(format!("a callback to interaction {}", self.id), |w| w.interactions[&self.id].timing()).await?;
+        let timing = self
+            .shared
+            .wait_for(format!("a callback to interaction {}", self.id), |w| w.interactions[&self.id].timing())
+            .await?;
         Ok((timing.callback, timing.acknowledged))
     }
 
@@ -548,7 +567,10 @@ impl InteractionHandle {
                 let interaction = &w.interactions[&self.id];
                 let timing = interaction.timing()?;
                 if matches!(timing.callback, CallbackType::AutocompleteResult | CallbackType::Modal) {
-                    return Some(Err(Error::Invalid(format!("interaction {} was answered with {:?}", self.id, timing.callback))));
+                    return Some(Err(Error::Invalid(format!(
+                        "interaction {} was answered with {:?}",
+                        self.id, timing.callback
+                    ))));
                 }
                 timing.answered?;
                 let message = w.messages.get(&interaction.original?)?.clone();

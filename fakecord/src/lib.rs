@@ -53,12 +53,12 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use crate::ids::{AttachmentId, ChannelId, CommandId, GuildId, InteractionId, MessageId, UserId};
+use crate::interactions::Trigger;
 pub use crate::interactions::{Choice, InteractionHandle, Response};
+use crate::rest::GUILDS;
 pub use crate::state::{
     Attachment, CallbackType, Command, Component, GatewayStats, InteractionKind, Message, Request, Timing,
 };
-use crate::interactions::Trigger;
-use crate::rest::GUILDS;
 use crate::state::{Channel, ChannelKind, Control, Guild, Shared, User, World};
 
 /// Why a request to the fake failed.
@@ -264,16 +264,17 @@ impl FakeDiscord {
     /// `invocation` is the command and any subcommands, as typed: `"ping"`, `"game move"`.
     /// `args` maps option names to values, `{"word": "hi", "opponent": user_id}`; the registered
     /// command's option types decide how each is sent.
-    pub fn slash(&self, user: UserId, channel: ChannelId, invocation: &str, args: Value) -> Result<InteractionHandle, Error> {
+    pub fn slash(
+        &self,
+        user: UserId,
+        channel: ChannelId,
+        invocation: &str,
+        args: Value,
+    ) -> Result<InteractionHandle, Error> {
         interactions::trigger(
             &self.shared,
-            Trigger {
-                kind: InteractionKind::ApplicationCommand,
-                user,
-                channel: Some(channel),
-                source_message: None,
-                data: Box::new(move |w, channel| interactions::command_data(w, channel, invocation, &args, None)),
-            },
+            Trigger { kind: InteractionKind::ApplicationCommand, user, channel: Some(channel), source_message: None },
+            move |w, channel| interactions::command_data(w, channel, invocation, &args, None),
         )
     }
 
@@ -289,13 +290,8 @@ impl FakeDiscord {
     ) -> Result<InteractionHandle, Error> {
         interactions::trigger(
             &self.shared,
-            Trigger {
-                kind: InteractionKind::Autocomplete,
-                user,
-                channel: Some(channel),
-                source_message: None,
-                data: Box::new(move |w, channel| interactions::command_data(w, channel, invocation, &args, Some(focused))),
-            },
+            Trigger { kind: InteractionKind::Autocomplete, user, channel: Some(channel), source_message: None },
+            move |w, channel| interactions::command_data(w, channel, invocation, &args, Some(focused)),
         )
     }
 
@@ -306,7 +302,13 @@ impl FakeDiscord {
     }
 
     /// `user` picks `values` in the string select `custom_id` on a message.
-    pub fn select(&self, user: UserId, message: MessageId, custom_id: &str, values: &[&str]) -> Result<InteractionHandle, Error> {
+    pub fn select(
+        &self,
+        user: UserId,
+        message: MessageId,
+        custom_id: &str,
+        values: &[&str],
+    ) -> Result<InteractionHandle, Error> {
         self.component(user, message, custom_id, Some(values))
     }
 
@@ -319,13 +321,8 @@ impl FakeDiscord {
     ) -> Result<InteractionHandle, Error> {
         interactions::trigger(
             &self.shared,
-            Trigger {
-                kind: InteractionKind::MessageComponent,
-                user,
-                channel: None,
-                source_message: Some(message),
-                data: Box::new(move |w, _| interactions::component_data(w, message, custom_id, values)),
-            },
+            Trigger { kind: InteractionKind::MessageComponent, user, channel: None, source_message: Some(message) },
+            move |w, _| interactions::component_data(w, message, custom_id, values),
         )
     }
 
@@ -396,7 +393,11 @@ impl FakeDiscord {
     }
 
     /// Waits until the gateway's counters satisfy `reached`.
-    pub async fn wait_gateway(&self, what: &str, reached: impl Fn(&GatewayStats) -> bool) -> Result<GatewayStats, Error> {
+    pub async fn wait_gateway(
+        &self,
+        what: &str,
+        reached: impl Fn(&GatewayStats) -> bool,
+    ) -> Result<GatewayStats, Error> {
         self.shared.wait_for(what, |w| reached(&w.gateway).then_some(w.gateway)).await
     }
 
@@ -426,7 +427,7 @@ impl Drop for FakeDiscord {
 fn token_for(application: u64) -> String {
     let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
     let id = base64::engine::general_purpose::STANDARD_NO_PAD.encode(application.to_string());
-    let stamp = b64.encode((application >> 22).to_be_bytes()[2..].to_vec());
+    let stamp = b64.encode(&(application >> 22).to_be_bytes()[2..]);
     let signature = b64.encode(format!("fakecord-{application:x}-signature"));
     format!("{id}.{stamp}.{signature}")
 }

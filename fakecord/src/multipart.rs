@@ -97,7 +97,8 @@ pub(crate) fn resolve_attachments(
     existing: &[Attachment],
 ) -> Result<Vec<Attachment>, ApiError> {
     let mut uploads: Vec<Option<Upload>> = files.into_iter().map(Some).collect();
-    let mut take_upload = |index: u64| uploads.iter_mut().find(|u| u.as_ref().is_some_and(|u| u.index == index))?.take();
+    let mut take_upload =
+        |index: u64| uploads.iter_mut().find(|u| u.as_ref().is_some_and(|u| u.index == index))?.take();
     let mint = |upload: Upload, filename: Option<&str>, description: Option<&str>| Attachment {
         id: AttachmentId(shared.mint()),
         filename: filename.unwrap_or(&upload.filename).to_owned(),

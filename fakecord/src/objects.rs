@@ -193,10 +193,8 @@ pub(crate) fn guild_create(world: &World, guild: &Guild) -> Value {
 
 /// "Attachment Object". The fake serves the bytes itself, at the URL it reports.
 pub(crate) fn attachment(world: &World, message: &Message, attachment: &Attachment) -> Value {
-    let url = format!(
-        "{}/attachments/{}/{}/{}",
-        world.base_url, message.channel_id, attachment.id, attachment.filename
-    );
+    let url =
+        format!("{}/attachments/{}/{}/{}", world.base_url, message.channel_id, attachment.id, attachment.filename);
     json!({
         "id": attachment.id.to_string(),
         "filename": attachment.filename,
@@ -216,7 +214,7 @@ pub(crate) fn message(world: &World, message: &Message) -> Value {
     let interaction = message.interaction.and_then(|id| world.interactions.get(&id));
     let kind = match interaction.map(|i| i.kind) {
         Some(InteractionKind::ApplicationCommand) => 20, // CHAT_INPUT_COMMAND
-        _ => 0,                                           // DEFAULT
+        _ => 0,                                          // DEFAULT
     };
     let guild = world.channels.get(&message.channel_id).map(|c| c.guild.to_string());
     let mut json = json!({

@@ -99,10 +99,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         )
         .route("/channels/{channel}", get(get_channel))
         .route("/channels/{channel}/messages", get(list_messages).post(create_message))
-        .route(
-            "/channels/{channel}/messages/{message}",
-            get(get_message).patch(edit_message).delete(delete_message),
-        )
+        .route("/channels/{channel}/messages/{message}", get(get_message).patch(edit_message).delete(delete_message))
         .route("/channels/{channel}/messages/{message}/threads", post(thread_from_message))
         .route("/channels/{channel}/threads", post(thread_without_message))
         .merge(interactions::routes())
@@ -381,7 +378,8 @@ async fn edit_message(
 ) -> ApiResult {
     let id = MessageId(message);
     let mut edited = shared.read(|w| {
-        let message = w.messages.get(&id).filter(|m| m.channel_id.get() == channel).ok_or_else(ApiError::unknown_message)?;
+        let message =
+            w.messages.get(&id).filter(|m| m.channel_id.get() == channel).ok_or_else(ApiError::unknown_message)?;
         if message.author != w.bot {
             return Err(ApiError::new(403, 50005, "Cannot edit a message authored by another user"));
         }
@@ -394,7 +392,10 @@ async fn edit_message(
     })))
 }
 
-async fn delete_message(State(shared): State<Arc<Shared>>, Path((channel, message)): Path<(u64, u64)>) -> ApiResult<StatusCode> {
+async fn delete_message(
+    State(shared): State<Arc<Shared>>,
+    Path((channel, message)): Path<(u64, u64)>,
+) -> ApiResult<StatusCode> {
     shared.write(|w| {
         let id = MessageId(message);
         w.messages.get(&id).filter(|m| m.channel_id.get() == channel).ok_or_else(ApiError::unknown_message)?;
@@ -442,7 +443,10 @@ async fn thread_from_message(
     let minutes = request.validate()?;
     let thread = shared.write(|w| {
         let parent = thread_parent(w, ChannelId(channel))?;
-        w.messages.get(&MessageId(message)).filter(|m| m.channel_id == parent.id).ok_or_else(ApiError::unknown_message)?;
+        w.messages
+            .get(&MessageId(message))
+            .filter(|m| m.channel_id == parent.id)
+            .ok_or_else(ApiError::unknown_message)?;
         if w.channels.contains_key(&ChannelId(message)) {
             return Err(ApiError::new(400, 160004, "A thread has already been created for this message"));
         }
@@ -510,9 +514,11 @@ async fn attachment_bytes(
     Path((channel, attachment, _filename)): Path<(u64, u64, String)>,
 ) -> Response {
     let found = shared.read(|w| {
-        w.messages.values().filter(|m| m.channel_id.get() == channel).flat_map(|m| &m.attachments).find_map(|a| {
-            (a.id == AttachmentId(attachment)).then(|| (a.content_type.clone(), a.bytes.clone()))
-        })
+        w.messages
+            .values()
+            .filter(|m| m.channel_id.get() == channel)
+            .flat_map(|m| &m.attachments)
+            .find_map(|a| (a.id == AttachmentId(attachment)).then(|| (a.content_type.clone(), a.bytes.clone())))
     });
     match found {
         Some((content_type, bytes)) => {
@@ -522,4 +528,3 @@ async fn attachment_bytes(
         None => (StatusCode::NOT_FOUND, "404: Not Found").into_response(),
     }
 }
-

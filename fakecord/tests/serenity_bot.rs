@@ -238,7 +238,7 @@ async fn connects_and_registers_its_commands() {
 
 #[tokio::test]
 async fn a_slash_command_answers_with_text_a_png_and_a_button() {
-    let World { fake, lobby, alice, .. } = world().await;
+    let World { fake, lobby, alice, bot: _bot, .. } = world().await;
 
     let reply = fake.slash(alice, lobby, "ping", json!({ "word": "hello" })).unwrap().response().await.unwrap();
 
@@ -258,7 +258,7 @@ async fn a_slash_command_answers_with_text_a_png_and_a_button() {
 
 #[tokio::test]
 async fn an_ephemeral_answer_reaches_only_its_user() {
-    let World { fake, lobby, alice, .. } = world().await;
+    let World { fake, lobby, alice, bot: _bot, .. } = world().await;
 
     let reply = fake.slash(alice, lobby, "secret", json!({})).unwrap().response().await.unwrap();
 
@@ -269,7 +269,7 @@ async fn an_ephemeral_answer_reaches_only_its_user() {
 
 #[tokio::test]
 async fn autocomplete_offers_the_matching_words() {
-    let World { fake, lobby, alice, .. } = world().await;
+    let World { fake, lobby, alice, bot: _bot, .. } = world().await;
 
     let typing = fake.autocomplete(alice, lobby, "ping", json!({ "word": "ch" }), "word").unwrap();
     let names: Vec<String> = typing.choices().await.unwrap().into_iter().map(|c| c.name).collect();
@@ -283,7 +283,7 @@ async fn autocomplete_offers_the_matching_words() {
 
 #[tokio::test]
 async fn a_button_click_updates_its_message() {
-    let World { fake, lobby, alice, bob, .. } = world().await;
+    let World { fake, lobby, alice, bob, bot: _bot, .. } = world().await;
     let reply = fake.slash(alice, lobby, "ping", json!({ "word": "hi" })).unwrap().response().await.unwrap();
 
     let update = fake.click(bob, reply.message.id, "ping:again").unwrap().response().await.unwrap();
@@ -302,7 +302,7 @@ async fn a_button_click_updates_its_message() {
 
 #[tokio::test]
 async fn a_deferred_answer_is_filled_by_the_first_follow_up() {
-    let World { fake, lobby, alice, .. } = world().await;
+    let World { fake, lobby, alice, bot: _bot, .. } = world().await;
 
     let handle = fake.slash(alice, lobby, "think", json!({})).unwrap();
     let reply = handle.response().await.unwrap();

@@ -22,8 +22,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::objects;
-use crate::rest::GUILDS;
-use crate::state::{Control, Session, Shared};
+use crate::state::{intents, Control, Session, Shared, World};
 
 /// Gateway opcodes ("Opcodes and Status Codes", Gateway Opcodes).
 mod op {
@@ -55,10 +54,6 @@ mod close {
 
 /// The gateway version the fake speaks, as serenity asks for it with `?v=10`.
 const VERSION: u64 = 10;
-
-/// Privileged intents ("Gateway", Privileged Intents): GUILD_MEMBERS, GUILD_PRESENCES and
-/// MESSAGE_CONTENT, which an application must have enabled to ask for.
-const PRIVILEGED_INTENTS: u64 = (1 << 1) | (1 << 8) | (1 << 15);
 
 #[derive(Deserialize)]
 pub(crate) struct ConnectQuery {
@@ -175,9 +170,7 @@ impl Connection {
         }
         self.shared.write(|w| {
             w.controls.remove(&self.id);
-            if let Some(session) = w.session.as_mut().filter(|s| s.connection == Some(self.id)) {
-                session.connection = None;
-            }
+            detach(w, self.id);
         });
     }
 
@@ -191,7 +184,7 @@ impl Connection {
             match self.shared.write(|w| w.controls.remove(&self.id)) {
                 Some(Control::Reconnect) => {
                     // The session waits, detached, for the bot's RESUME on a new connection.
-                    self.detach();
+                    self.shared.write(|w| detach(w, self.id));
                     self.send_op(op::RECONNECT, Value::Null).await?;
                 }
                 Some(Control::Drop) => return Err(Stop::Drop),
@@ -206,41 +199,36 @@ impl Connection {
         self.flush().await
     }
 
-    fn detach(&self) {
-        self.shared.write(|w| {
-            if let Some(session) = w.session.as_mut().filter(|s| s.connection == Some(self.id)) {
-                session.connection = None;
-            }
-        });
-    }
-
     /// Writes the session's dispatches this connection has not yet written.
     async fn flush(&mut self) -> Result<(), Stop> {
         let pending: Vec<_> = self.shared.read(|w| match &w.session {
             Some(session) if session.connection == Some(self.id) => {
-                session.log.iter().filter(|d| d.seq > self.cursor).cloned().collect()
+                // The log is in seq order.
+                let unsent = session.log.partition_point(|d| d.seq <= self.cursor);
+                session.log.range(unsent..).cloned().collect()
             }
             _ => Vec::new(),
         });
         if pending.is_empty() {
             return Ok(());
         }
-        let mut delivered = Vec::new();
         for dispatch in &pending {
+            if let Some(interaction) = dispatch.interaction {
+                // Stamped before the write, so the bot's answer can never precede it: latencies
+                // and the callback deadline count from here, the first delivery.
+                let now = Instant::now();
+                self.shared.write(|w| {
+                    if let Some(interaction) = w.interactions.get_mut(&interaction) {
+                        interaction.dispatched.get_or_insert(now);
+                    }
+                });
+            }
             self.send(&dispatch.text).await.map_err(|_| Stop::Ended)?;
             self.cursor = dispatch.seq;
-            if let Some(interaction) = dispatch.interaction {
-                delivered.push((interaction, Instant::now()));
-            }
         }
         self.shared.write(|w| {
             if let Some(session) = w.session.as_mut().filter(|s| s.connection == Some(self.id)) {
                 session.delivered = session.delivered.max(self.cursor);
-            }
-            for (interaction, at) in delivered {
-                if let Some(interaction) = w.interactions.get_mut(&interaction) {
-                    interaction.dispatched.get_or_insert(at);
-                }
             }
         });
         Ok(())
@@ -302,7 +290,7 @@ impl Connection {
             return Err(Stop::Close(close::AUTHENTICATION_FAILED, "Authentication failed."));
         }
         let intents = data["intents"].as_u64().ok_or(Stop::Close(close::INVALID_INTENTS, "Invalid intent(s)."))?;
-        if intents & PRIVILEGED_INTENTS & !self.shared.config.privileged_intents != 0 {
+        if intents & intents::PRIVILEGED & !self.shared.config.privileged_intents != 0 {
             return Err(Stop::Close(close::DISALLOWED_INTENTS, "Disallowed intent(s)."));
         }
         // One session at a time: the fake serves a single shard.
@@ -343,7 +331,7 @@ impl Connection {
             w.dispatch("READY", ready, None, None);
             let guilds: Vec<Value> = w.guilds.values().map(|g| objects::guild_create(w, g)).collect();
             for guild in guilds {
-                w.dispatch("GUILD_CREATE", guild, Some(GUILDS), None);
+                w.dispatch("GUILD_CREATE", guild, Some(intents::GUILDS), None);
             }
         });
         self.authenticated = true;
@@ -397,6 +385,13 @@ impl Connection {
             Compression::Stream(stream) => Frame::Binary(zlib_stream_chunk(stream, text.as_bytes()).into()),
         };
         self.socket.send(frame).await
+    }
+}
+
+/// Lets go of the session if `connection` holds it; its events then wait in the log.
+fn detach(world: &mut World, connection: u64) {
+    if let Some(session) = world.session.as_mut().filter(|s| s.connection == Some(connection)) {
+        session.connection = None;
     }
 }
 

@@ -34,6 +34,10 @@ fn unknown_interaction() -> ApiError {
     ApiError::new(404, 10062, "Unknown interaction")
 }
 
+fn already_acknowledged() -> ApiError {
+    ApiError::new(400, 40060, "Interaction has already been acknowledged.")
+}
+
 fn unknown_webhook() -> ApiError {
     ApiError::new(404, 10015, "Unknown Webhook")
 }
@@ -54,7 +58,7 @@ async fn callback(
         let interaction = w.interactions.get(&id).filter(|i| i.token == token).ok_or_else(unknown_interaction)?;
         let waited = now.saturating_duration_since(interaction.dispatched.unwrap_or(interaction.created));
         if interaction.callback.is_some() {
-            Err(ApiError::new(400, 40060, "Interaction has already been acknowledged."))
+            Err(already_acknowledged())
         } else if waited > shared.config.interaction_deadline {
             Err(unknown_interaction())
         } else if !kind.answers(interaction.kind) {
@@ -109,7 +113,7 @@ async fn callback(
         let record = w.interactions.get_mut(&id).expect("interactions are never removed");
         if record.callback.is_some() {
             // Another callback won the race since the check above.
-            return Err(ApiError::new(400, 40060, "Interaction has already been acknowledged."));
+            return Err(already_acknowledged());
         }
         record.callback = Some((kind, now));
         record.original = record.source_message;

@@ -30,6 +30,27 @@
 //!   `{url}?v=10`; the fake answers `ws://127.0.0.1:{port}/gateway`. (Were that request to fail,
 //!   serenity would fall back to `wss://gateway.discord.gg`, so the fake always answers it.)
 //! - The token is checked as a string only; the fake's has the shape of a real one.
+//! - serenity identifies with `compress: true`, so every payload after IDENTIFY arrives as a
+//!   zlib buffer in a binary frame, as Discord sends large ones; `?compress=zlib-stream` works too.
+//! - serenity sends `attachments` with every interaction update (`UpdateMessage`), listing only
+//!   its new files, so a picture that should survive a button click must be uploaded again: the
+//!   fake, like Discord, keeps only what the update lists.
+//!
+//! # What Discord does that the fake does too
+//!
+//! One callback per interaction, of a type that fits it, within three seconds (else 404 10062);
+//! the first follow-up after a deferral replaces the "thinking" placeholder; ephemeral messages
+//! reach only their interaction; a thread from a message shares the message's id; content over
+//! 2000 characters, empty messages, invalid command names and unknown channels get Discord's
+//! error codes; events raised while the bot is disconnected wait for its RESUME; intents filter
+//! the events, and privileged ones must be enabled in [`Config`].
+//!
+//! # What it leaves out
+//!
+//! One shard; no rate limits; no permission checks (every user is a member of every guild with
+//! ordinary permissions); no DMs, roles, presences, voice, modals' submissions or role and
+//! attachment options; no zombie-connection detection (the bot's heartbeats are acknowledged and
+//! counted, never required).
 
 // `json!` recurses once per field, and a GUILD_CREATE has more fields than the default allows.
 #![recursion_limit = "256"]
@@ -55,11 +76,10 @@ use tokio::task::JoinHandle;
 pub use crate::ids::{AttachmentId, ChannelId, CommandId, GuildId, InteractionId, MessageId, UserId};
 use crate::interactions::Trigger;
 pub use crate::interactions::{Choice, InteractionHandle, Response};
-use crate::rest::GUILDS;
+use crate::state::{intents, Channel, ChannelKind, Control, Guild, Shared, User, World};
 pub use crate::state::{
     Attachment, CallbackType, Command, Component, GatewayStats, InteractionKind, Message, Request, Timing,
 };
-use crate::state::{Channel, ChannelKind, Control, Guild, Shared, User, World};
 
 /// Why a request to the fake failed.
 #[derive(Debug, thiserror::Error)]
@@ -83,7 +103,9 @@ pub struct Config {
     pub wait_timeout: Duration,
     /// The interval HELLO tells the bot to heartbeat at; Discord's is about 41.25 s.
     pub heartbeat_interval: Duration,
-    /// How long the bot has to call back before the interaction is unknown: three seconds.
+    /// How long the bot has to call back before the interaction is unknown: three seconds,
+    /// counted from when INTERACTION_CREATE reached the bot's socket (Discord counts from the
+    /// click, so an event replayed after a RESUME gets more slack here than in production).
     pub interaction_deadline: Duration,
     /// The privileged intents (bits) the application has enabled; IDENTIFY asking for others is
     /// refused with close code 4014, as Discord refuses it.
@@ -122,9 +144,6 @@ pub struct FakeDiscord {
     address: SocketAddr,
     server: JoinHandle<()>,
 }
-
-/// The GUILD_MEMBERS intent (privileged): member events.
-const GUILD_MEMBERS: u64 = 1 << 1;
 
 impl FakeDiscord {
     /// Starts a fake Discord with Discord's own behaviour on a free port of 127.0.0.1.
@@ -184,7 +203,7 @@ impl FakeDiscord {
             let guild = Guild { id, name: name.to_owned(), owner: w.bot };
             let event = objects::guild_create(w, &guild);
             w.guilds.insert(id, guild);
-            w.dispatch("GUILD_CREATE", event, Some(GUILDS), None);
+            w.dispatch("GUILD_CREATE", event, Some(intents::GUILDS), None);
         });
         id
     }
@@ -208,7 +227,7 @@ impl FakeDiscord {
                 last_message: None,
                 message_count: 0,
             };
-            w.dispatch("CHANNEL_CREATE", objects::channel(&channel), Some(GUILDS), None);
+            w.dispatch("CHANNEL_CREATE", objects::channel(&channel), Some(intents::GUILDS), None);
             w.channels.insert(id, channel);
         });
         id
@@ -230,7 +249,7 @@ impl FakeDiscord {
                 .collect();
             w.users.insert(id, user);
             for member in joins {
-                w.dispatch("GUILD_MEMBER_ADD", member, Some(GUILD_MEMBERS), None);
+                w.dispatch("GUILD_MEMBER_ADD", member, Some(intents::GUILD_MEMBERS), None);
             }
         });
         id

@@ -7,10 +7,7 @@ use crate::ids::{now_timestamp, ChannelId, InteractionId, MessageId, UserId};
 use crate::multipart::{resolve_attachments, MessageBody};
 use crate::objects;
 use crate::rest::ApiError;
-use crate::state::{Message, Shared, World};
-
-/// The GUILD_MESSAGES intent ("Gateway", List of Intents): MESSAGE_CREATE, UPDATE and DELETE.
-const GUILD_MESSAGES: u64 = 1 << 9;
+use crate::state::{intents::GUILD_MESSAGES, Message, Shared, World};
 
 /// Flags a bot may set on a message ("Message Object", Message Flags): SUPPRESS_EMBEDS and
 /// SUPPRESS_NOTIFICATIONS anywhere, EPHEMERAL only in answer to an interaction.

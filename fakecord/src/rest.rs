@@ -6,26 +6,24 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::ids::{AttachmentId, ChannelId, CommandId, GuildId, MessageId};
 use crate::multipart::MessageBody;
-use crate::state::{Channel, ChannelKind, Command, Request as Recorded, Shared, World};
+use crate::state::{intents, Channel, ChannelKind, Command, Request as Recorded, Shared, World};
 use crate::{gateway, interactions, messages, objects};
 
 /// Discord's upload limit for a bot without boosts is 10 MiB per file, ten files per message.
 const BODY_LIMIT: usize = 10 * 10 * 1024 * 1024 + 64 * 1024;
-
-/// The GUILDS intent ("Gateway", List of Intents): guild, channel and thread events.
-pub(crate) const GUILDS: u64 = 1;
 
 /// An error as Discord reports it ("API Reference", Error Messages; codes from "Opcodes and
 /// Status Codes", JSON Error Codes).
@@ -84,6 +82,21 @@ impl IntoResponse for ApiError {
 }
 
 pub(crate) type ApiResult<T = Json<Value>> = Result<T, ApiError>;
+
+/// A JSON request body; one that does not parse is refused as Discord refuses it, with 50035
+/// Invalid Form Body rather than a bare status.
+pub(crate) struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(request, state).await {
+            Ok(Json(body)) => Ok(Body(body)),
+            Err(rejection) => Err(ApiError::invalid_form(rejection.body_text())),
+        }
+    }
+}
 
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
     let api = Router::new()
@@ -296,14 +309,14 @@ async fn list_commands(State(shared): State<Arc<Shared>>, Path(app): Path<u64>) 
     list_scope(&shared, app, None)
 }
 
-async fn overwrite_commands(State(s): State<Arc<Shared>>, Path(app): Path<u64>, Json(body): Json<Value>) -> ApiResult {
+async fn overwrite_commands(State(s): State<Arc<Shared>>, Path(app): Path<u64>, Body(body): Body<Value>) -> ApiResult {
     overwrite_scope(&s, app, None, body)
 }
 
 async fn create_command(
     State(s): State<Arc<Shared>>,
     Path(app): Path<u64>,
-    Json(body): Json<Value>,
+    Body(body): Body<Value>,
 ) -> ApiResult<Response> {
     create_in_scope(&s, app, None, body)
 }
@@ -315,7 +328,7 @@ async fn list_guild_commands(State(s): State<Arc<Shared>>, Path((app, guild)): P
 async fn overwrite_guild_commands(
     State(s): State<Arc<Shared>>,
     Path((app, guild)): Path<(u64, u64)>,
-    Json(body): Json<Value>,
+    Body(body): Body<Value>,
 ) -> ApiResult {
     overwrite_scope(&s, app, Some(guild), body)
 }
@@ -323,7 +336,7 @@ async fn overwrite_guild_commands(
 async fn create_guild_command(
     State(s): State<Arc<Shared>>,
     Path((app, guild)): Path<(u64, u64)>,
-    Json(body): Json<Value>,
+    Body(body): Body<Value>,
 ) -> ApiResult<Response> {
     create_in_scope(&s, app, Some(guild), body)
 }
@@ -438,7 +451,7 @@ fn thread_parent(world: &World, channel: ChannelId) -> ApiResult<&Channel> {
 async fn thread_from_message(
     State(shared): State<Arc<Shared>>,
     Path((channel, message)): Path<(u64, u64)>,
-    Json(request): Json<StartThread>,
+    Body(request): Body<StartThread>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let minutes = request.validate()?;
     let thread = shared.write(|w| {
@@ -471,7 +484,7 @@ async fn thread_from_message(
 async fn thread_without_message(
     State(shared): State<Arc<Shared>>,
     Path(channel): Path<u64>,
-    Json(request): Json<StartThread>,
+    Body(request): Body<StartThread>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let minutes = request.validate()?;
     let kind = match request.kind {
@@ -504,7 +517,7 @@ fn open_thread(world: &mut World, thread: Channel) -> Value {
     let mut event = json.clone();
     event["newly_created"] = json!(true);
     world.channels.insert(thread.id, thread);
-    world.dispatch("THREAD_CREATE", event, Some(GUILDS), None);
+    world.dispatch("THREAD_CREATE", event, Some(intents::GUILDS), None);
     json
 }
 

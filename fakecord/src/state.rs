@@ -15,6 +15,19 @@ use tokio::sync::watch;
 use crate::ids::{AttachmentId, ChannelId, CommandId, GuildId, InteractionId, MessageId, Snowflakes, UserId};
 use crate::{Config, Error};
 
+/// Gateway intents ("Gateway", List of Intents): which events a session asked for.
+pub(crate) mod intents {
+    /// Guild, channel and thread events.
+    pub const GUILDS: u64 = 1;
+    /// Member events; privileged.
+    pub const GUILD_MEMBERS: u64 = 1 << 1;
+    /// MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE in guilds.
+    pub const GUILD_MESSAGES: u64 = 1 << 9;
+    /// What an application must have enabled to ask for ("Gateway", Privileged Intents):
+    /// GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT.
+    pub const PRIVILEGED: u64 = GUILD_MEMBERS | (1 << 8) | (1 << 15);
+}
+
 /// Dispatches the gateway keeps for RESUME beyond what the bot confirmed by heartbeat. Past this
 /// the oldest go, and a RESUME that needs them is refused, as Discord refuses one whose events
 /// it no longer has.

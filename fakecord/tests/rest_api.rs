@@ -101,6 +101,8 @@ async fn the_fake_refuses_what_discord_refuses() {
     assert_eq!(discord_error(again), (400, 160004));
     let nested = thread.id.create_thread(&http, serenity::CreateThread::new("nested")).await.unwrap_err();
     assert_eq!(discord_error(nested), (400, 50024));
+    let nameless = http.create_thread(lobby, &json!({ "type": 11 }), None).await.unwrap_err();
+    assert_eq!(discord_error(nameless), (400, 50035));
 }
 
 #[tokio::test]

@@ -1,0 +1,452 @@
+//! A fake Discord on 127.0.0.1 for testing a real bot: Discord's REST API under `/api/v10` and
+//! its WebSocket gateway at `/gateway`, on one port, with a test-facing handle to set up guilds,
+//! make users run slash commands, autocomplete and click buttons, and see what the bot answered.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use fakecord::FakeDiscord;
+//! use serde_json::json;
+//!
+//! let fake = FakeDiscord::start().await?;
+//! let guild = fake.add_guild("Chimera Club");
+//! let lobby = fake.add_channel(guild, "lobby");
+//! let alice = fake.add_user("alice");
+//! // Start the bot with `HttpBuilder::new(fake.token()).proxy(fake.base_url())
+//! //     .ratelimiter_disabled(true)`, then:
+//! fake.wait_ready().await?;
+//! fake.wait_command("ping").await?;
+//! let reply = fake.slash(alice, lobby, "ping", json!({ "word": "hello" }))?.response().await?;
+//! assert!(reply.message.content.contains("hello"));
+//! # Ok(()) }
+//! ```
+//!
+//! # What serenity 0.12 needs to reach it
+//!
+//! - `HttpBuilder::new(fake.token()).proxy(fake.base_url())`: serenity replaces
+//!   `https://discord.com` in each route with the proxy and keeps `/api/v10/...`.
+//! - `.ratelimiter_disabled(true)`: serenity's ratelimiter builds its requests *without* the
+//!   proxy, so with it enabled every call would leave for the real discord.com.
+//! - Nothing for the gateway: `Client::start` asks `GET /gateway` for the URL and connects to
+//!   `{url}?v=10`; the fake answers `ws://127.0.0.1:{port}/gateway`. (Were that request to fail,
+//!   serenity would fall back to `wss://gateway.discord.gg`, so the fake always answers it.)
+//! - The token is checked as a string only; the fake's has the shape of a real one.
+//! - serenity identifies with `compress: true`, so every payload after IDENTIFY arrives as a
+//!   zlib buffer in a binary frame, as Discord sends large ones; `?compress=zlib-stream` works too.
+//! - serenity sends `attachments` with every interaction update (`UpdateMessage`), listing only
+//!   its new files, so a picture that should survive a button click must be uploaded again: the
+//!   fake, like Discord, keeps only what the update lists.
+//!
+//! # What Discord does that the fake does too
+//!
+//! One callback per interaction, of a type that fits it, within three seconds (else 404 10062);
+//! the first follow-up after a deferral replaces the "thinking" placeholder; ephemeral messages
+//! reach only their interaction; a thread from a message shares the message's id; content over
+//! 2000 characters, empty messages, invalid command names and unknown channels get Discord's
+//! error codes; events raised while the bot is disconnected wait for its RESUME; intents filter
+//! the events, and privileged ones must be enabled in [`Config`].
+//!
+//! # What it leaves out
+//!
+//! One shard; no rate limits; no permission checks (every user is a member of every guild with
+//! ordinary permissions); no DMs, roles, presences, voice, modals' submissions or role and
+//! attachment options; no zombie-connection detection (the bot's heartbeats are acknowledged and
+//! counted, never required).
+
+// `json!` recurses once per field, and a GUILD_CREATE has more fields than the default allows.
+#![recursion_limit = "256"]
+
+mod gateway;
+mod ids;
+mod interactions;
+mod messages;
+mod multipart;
+mod objects;
+mod rest;
+mod state;
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+pub use crate::ids::{AttachmentId, ChannelId, CommandId, GuildId, InteractionId, MessageId, UserId};
+use crate::interactions::Trigger;
+pub use crate::interactions::{Choice, InteractionHandle, Response};
+use crate::state::{intents, Channel, ChannelKind, Control, Guild, Shared, User, World};
+pub use crate::state::{
+    Attachment, CallbackType, Command, Component, GatewayStats, InteractionKind, Message, Request, Timing,
+};
+
+/// Why a request to the fake failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The awaited thing did not happen within [`Config::wait_timeout`].
+    #[error("timed out after {waited:?} waiting for {what}")]
+    Timeout { waited: Duration, what: String },
+    /// The bot has no gateway session to send events to.
+    #[error("the bot has no gateway session (wait_ready first)")]
+    NoSession,
+    /// The test asked for something Discord would never send: an unregistered command, an
+    /// unknown option, a click on a button that is not there.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The fake's settings; `Config::default()` is Discord's behaviour.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long each wait of the test API waits before it fails.
+    pub wait_timeout: Duration,
+    /// The interval HELLO tells the bot to heartbeat at; Discord's is about 41.25 s.
+    pub heartbeat_interval: Duration,
+    /// How long the bot has to call back before the interaction is unknown: three seconds,
+    /// counted from when INTERACTION_CREATE reached the bot's socket (Discord counts from the
+    /// click, so an event replayed after a RESUME gets more slack here than in production).
+    pub interaction_deadline: Duration,
+    /// The privileged intents (bits) the application has enabled; IDENTIFY asking for others is
+    /// refused with close code 4014, as Discord refuses it.
+    pub privileged_intents: u64,
+    /// The bot user's name.
+    pub bot_name: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            wait_timeout: Duration::from_secs(20),
+            heartbeat_interval: Duration::from_millis(41_250),
+            interaction_deadline: Duration::from_secs(3),
+            privileged_intents: 0,
+            bot_name: "Chimera".into(),
+        }
+    }
+}
+
+/// A thread the bot opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thread {
+    pub id: ChannelId,
+    pub parent: ChannelId,
+    pub name: String,
+    pub private: bool,
+    pub owner: Option<UserId>,
+    /// The message it was started from, whose id it shares.
+    pub starter: Option<MessageId>,
+}
+
+/// A running fake Discord. Dropping it closes the bot's gateway connection and stops the server.
+pub struct FakeDiscord {
+    shared: Arc<Shared>,
+    address: SocketAddr,
+    server: JoinHandle<()>,
+}
+
+impl FakeDiscord {
+    /// Starts a fake Discord with Discord's own behaviour on a free port of 127.0.0.1.
+    pub async fn start() -> std::io::Result<FakeDiscord> {
+        Self::start_with(Config::default()).await
+    }
+
+    pub async fn start_with(config: Config) -> std::io::Result<FakeDiscord> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
+        let address = listener.local_addr()?;
+        let ids = ids::Snowflakes::default();
+        // A bot user shares its application's id.
+        let application = ids.next();
+        let bot = User { id: UserId(application), name: config.bot_name.clone(), bot: true };
+        let world = World::new(
+            format!("http://{address}"),
+            format!("ws://{address}/gateway"),
+            token_for(application),
+            application,
+            bot,
+        );
+        let shared = Arc::new(Shared::new(world, config, ids));
+        let app = rest::router(Arc::clone(&shared));
+        let server = tokio::spawn(async move {
+            // Serving ends only with an accept error on loopback, when the fake is being dropped.
+            let _ = axum::serve(listener, app).await;
+        });
+        Ok(FakeDiscord { shared, address, server })
+    }
+
+    /// What `HttpBuilder::proxy` takes: `http://127.0.0.1:{port}`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// The URL `GET /gateway` hands out.
+    pub fn gateway_url(&self) -> String {
+        format!("ws://{}/gateway", self.address)
+    }
+
+    pub fn token(&self) -> String {
+        self.shared.read(|w| w.token.clone())
+    }
+
+    pub fn application_id(&self) -> u64 {
+        self.shared.read(|w| w.application)
+    }
+
+    pub fn bot_id(&self) -> UserId {
+        self.shared.read(|w| w.bot)
+    }
+
+    /// Adds a guild the bot is in, announced with GUILD_CREATE if the bot is connected.
+    pub fn add_guild(&self, name: &str) -> GuildId {
+        let id = GuildId(self.shared.mint());
+        self.shared.write(|w| {
+            let guild = Guild { id, name: name.to_owned(), owner: w.bot };
+            let event = objects::guild_create(w, &guild);
+            w.guilds.insert(id, guild);
+            w.dispatch("GUILD_CREATE", event, Some(intents::GUILDS), None);
+        });
+        id
+    }
+
+    /// Adds a text channel, announced with CHANNEL_CREATE.
+    ///
+    /// # Panics
+    /// If the guild is not one of the fake's.
+    pub fn add_channel(&self, guild: GuildId, name: &str) -> ChannelId {
+        let id = ChannelId(self.shared.mint());
+        self.shared.write(|w| {
+            assert!(w.guilds.contains_key(&guild), "no guild {guild}");
+            let channel = Channel {
+                id,
+                guild,
+                name: name.to_owned(),
+                kind: ChannelKind::GuildText,
+                parent: None,
+                owner: None,
+                auto_archive_minutes: 4320,
+                last_message: None,
+                message_count: 0,
+            };
+            w.dispatch("CHANNEL_CREATE", objects::channel(&channel), Some(intents::GUILDS), None);
+            w.channels.insert(id, channel);
+        });
+        id
+    }
+
+    /// Adds a person, a member of every guild (GUILD_MEMBER_ADD for bots with that intent).
+    pub fn add_user(&self, name: &str) -> UserId {
+        let id = UserId(self.shared.mint());
+        self.shared.write(|w| {
+            let user = User { id, name: name.to_owned(), bot: false };
+            let joins: Vec<Value> = w
+                .guilds
+                .values()
+                .map(|g| {
+                    let mut member = objects::member(g, &user);
+                    member["guild_id"] = json!(g.id.to_string());
+                    member
+                })
+                .collect();
+            w.users.insert(id, user);
+            for member in joins {
+                w.dispatch("GUILD_MEMBER_ADD", member, Some(intents::GUILD_MEMBERS), None);
+            }
+        });
+        id
+    }
+
+    /// Waits until the bot holds a session on a live connection and has been sent everything
+    /// queued for it: after IDENTIFY, READY and every GUILD_CREATE; after RESUME, the replay.
+    pub async fn wait_ready(&self) -> Result<(), Error> {
+        self.shared
+            .wait_for("the bot to identify and receive READY", |w| {
+                let session = w.session.as_ref()?;
+                (session.connection.is_some() && session.seq > 0 && session.delivered == session.seq).then_some(())
+            })
+            .await
+    }
+
+    /// Every command the bot registered, global and per guild.
+    pub fn registered_commands(&self) -> Vec<Command> {
+        self.shared.read(|w| w.commands.clone())
+    }
+
+    /// Waits until the bot has registered a command of that name.
+    pub async fn wait_command(&self, name: &str) -> Result<Command, Error> {
+        self.shared
+            .wait_for(format!("the bot to register /{name}"), |w| w.commands.iter().find(|c| c.name == name).cloned())
+            .await
+    }
+
+    /// `user` runs a slash command in `channel` (INTERACTION_CREATE, type 2 APPLICATION_COMMAND).
+    ///
+    /// `invocation` is the command and any subcommands, as typed: `"ping"`, `"game move"`.
+    /// `args` maps option names to values, `{"word": "hi", "opponent": user_id}`; the registered
+    /// command's option types decide how each is sent.
+    pub fn slash(
+        &self,
+        user: UserId,
+        channel: ChannelId,
+        invocation: &str,
+        args: Value,
+    ) -> Result<InteractionHandle, Error> {
+        interactions::trigger(
+            &self.shared,
+            Trigger { kind: InteractionKind::ApplicationCommand, user, channel: Some(channel), source_message: None },
+            move |w, channel| interactions::command_data(w, channel, invocation, &args, None),
+        )
+    }
+
+    /// `user` is typing option `focused` of a slash command (INTERACTION_CREATE, type 4
+    /// APPLICATION_COMMAND_AUTOCOMPLETE); its value in `args` is the partial text.
+    pub fn autocomplete(
+        &self,
+        user: UserId,
+        channel: ChannelId,
+        invocation: &str,
+        args: Value,
+        focused: &str,
+    ) -> Result<InteractionHandle, Error> {
+        interactions::trigger(
+            &self.shared,
+            Trigger { kind: InteractionKind::Autocomplete, user, channel: Some(channel), source_message: None },
+            move |w, channel| interactions::command_data(w, channel, invocation, &args, Some(focused)),
+        )
+    }
+
+    /// `user` clicks the button `custom_id` on a message (INTERACTION_CREATE, type 3
+    /// MESSAGE_COMPONENT).
+    pub fn click(&self, user: UserId, message: MessageId, custom_id: &str) -> Result<InteractionHandle, Error> {
+        self.component(user, message, custom_id, None)
+    }
+
+    /// `user` picks `values` in the string select `custom_id` on a message.
+    pub fn select(
+        &self,
+        user: UserId,
+        message: MessageId,
+        custom_id: &str,
+        values: &[&str],
+    ) -> Result<InteractionHandle, Error> {
+        self.component(user, message, custom_id, Some(values))
+    }
+
+    fn component(
+        &self,
+        user: UserId,
+        message: MessageId,
+        custom_id: &str,
+        values: Option<&[&str]>,
+    ) -> Result<InteractionHandle, Error> {
+        interactions::trigger(
+            &self.shared,
+            Trigger { kind: InteractionKind::MessageComponent, user, channel: None, source_message: Some(message) },
+            move |w, _| interactions::component_data(w, message, custom_id, values),
+        )
+    }
+
+    /// The messages everyone can see in a channel or thread, oldest first (ephemeral ones are
+    /// only in their interaction's [`Response`]).
+    pub fn messages_in(&self, channel: ChannelId) -> Vec<Message> {
+        self.shared
+            .read(|w| w.messages.values().filter(|m| m.channel_id == channel && !m.is_ephemeral()).cloned().collect())
+    }
+
+    /// A message as it stands now.
+    pub fn message(&self, id: MessageId) -> Option<Message> {
+        self.shared.read(|w| w.messages.get(&id).cloned())
+    }
+
+    /// Waits for a message in the channel that satisfies `matches`.
+    pub async fn wait_message(&self, channel: ChannelId, matches: impl Fn(&Message) -> bool) -> Result<Message, Error> {
+        self.shared
+            .wait_for(format!("a matching message in channel {channel}"), |w| {
+                w.messages.values().find(|m| m.channel_id == channel && !m.is_ephemeral() && matches(m)).cloned()
+            })
+            .await
+    }
+
+    /// The threads opened in a channel, oldest first.
+    pub fn threads_of(&self, channel: ChannelId) -> Vec<Thread> {
+        self.shared.read(|w| {
+            w.channels
+                .values()
+                .filter(|c| c.parent == Some(channel))
+                .map(|c| Thread {
+                    id: c.id,
+                    parent: channel,
+                    name: c.name.clone(),
+                    private: c.kind == ChannelKind::PrivateThread,
+                    owner: c.owner,
+                    starter: Some(MessageId(c.id.get())).filter(|m| w.messages.contains_key(m)),
+                })
+                .collect()
+        })
+    }
+
+    /// Sends op 7 RECONNECT: the bot should reconnect and RESUME.
+    pub fn reconnect(&self) -> Result<(), Error> {
+        self.control(Control::Reconnect)
+    }
+
+    /// Drops the bot's connection without a close frame, as a network failure would.
+    pub fn drop_connection(&self) -> Result<(), Error> {
+        self.control(Control::Drop)
+    }
+
+    /// Sends op 9 INVALID_SESSION (not resumable): the bot must IDENTIFY afresh.
+    pub fn invalidate_session(&self) -> Result<(), Error> {
+        self.control(Control::Invalidate)
+    }
+
+    fn control(&self, control: Control) -> Result<(), Error> {
+        self.shared.write(|w| {
+            let connection = w.session.as_ref().and_then(|s| s.connection).ok_or(Error::NoSession)?;
+            w.controls.insert(connection, control);
+            Ok(())
+        })
+    }
+
+    pub fn gateway_stats(&self) -> GatewayStats {
+        self.shared.read(|w| w.gateway)
+    }
+
+    /// Waits until the gateway's counters satisfy `reached`.
+    pub async fn wait_gateway(
+        &self,
+        what: &str,
+        reached: impl Fn(&GatewayStats) -> bool,
+    ) -> Result<GatewayStats, Error> {
+        self.shared.wait_for(what, |w| reached(&w.gateway).then_some(w.gateway)).await
+    }
+
+    /// How long the bot took over each interaction it answered, in the order they were sent.
+    pub fn timings(&self) -> Vec<Timing> {
+        self.shared.read(|w| {
+            let mut timings: Vec<Timing> = w.interactions.values().filter_map(|i| i.timing()).collect();
+            timings.sort_by_key(|t| t.interaction);
+            timings
+        })
+    }
+
+    /// Every REST request the bot made, in order.
+    pub fn requests(&self) -> Vec<Request> {
+        self.shared.read(|w| w.requests.clone())
+    }
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        self.shared.write(|w| w.closed = true);
+        self.server.abort();
+    }
+}
+
+/// A token shaped like Discord's: the bot's id in base64, a timestamp part and a signature part.
+fn token_for(application: u64) -> String {
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let id = base64::engine::general_purpose::STANDARD_NO_PAD.encode(application.to_string());
+    let stamp = b64.encode(&(application >> 22).to_be_bytes()[2..]);
+    let signature = b64.encode(format!("fakecord-{application:x}-signature"));
+    format!("{id}.{stamp}.{signature}")
+}

@@ -19,6 +19,8 @@ struct Cli {
 enum Command {
     /// A local channel on the terminal: type `alice: /challenge @bob variant:chess`.
     Console(crate::console::ConsoleArgs),
+    /// The Discord bot: settings from the environment or .env (see .env.example).
+    Discord(crate::discord::DiscordArgs),
     /// Lists every variant: id, name and start FEN.
     Variants,
     /// Counts the legal move sequences of DEPTH plies (the last line printed is the count).
@@ -65,6 +67,7 @@ pub fn run() -> ExitCode {
 fn dispatch(command: Command) -> Result<ExitCode> {
     match command {
         Command::Console(args) => return crate::console::run(args),
+        Command::Discord(args) => return crate::discord::run(args),
         Command::Variants => {
             for v in Variant::ALL {
                 println!("{}\t{}\t{}", v.id(), v.name(), v.start_fen());

@@ -3,9 +3,11 @@
 //!
 //! - [`host`]: the game host, transport-neutral (commands in, replies out).
 //! - [`console`]: a local channel in the terminal, speaking to the host.
+//! - [`discord`]: the Discord bot (serenity and poise), speaking to the host.
 //! - [`cli`]: the command line (DESIGN.md gives its contract).
 
 pub mod cli;
 pub mod console;
+pub mod discord;
 pub mod host;
 mod render_cmd;

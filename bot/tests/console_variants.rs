@@ -159,3 +159,28 @@ async fn every_variant_goes_on_after_a_restart_and_nobody_loses_the_downtime() {
         assert!(h.tick().await[0].text.contains("alice (White) ran out of time"));
     }
 }
+
+#[tokio::test]
+async fn a_correspondence_player_is_reminded_once_per_move() {
+    let h = Harness::new().await;
+    h.start("chess", "time:3d").await;
+    h.advance(47 * HOUR);
+    assert!(h.tick().await.is_empty(), "25 hours left: too early");
+    h.advance(2 * HOUR);
+    let reminded = h.tick().await;
+    assert_eq!(reminded.len(), 1, "{reminded:?}");
+    let reminder = &reminded[0];
+    assert!(
+        reminder.text.contains("Reminder: alice, it is your move in game 1 (Chess); 23h 0m left"),
+        "{}",
+        reminder.text
+    );
+    assert_eq!(reminder.mentions.iter().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["alice"]);
+    assert_eq!(reminder.channel.as_deref(), Some("general"));
+    h.advance(HOUR);
+    assert!(h.tick().await.is_empty(), "once per move");
+    h.play(&["e4"]).await;
+    h.advance(2 * DAY + 5 * HOUR);
+    let bob = h.tick().await;
+    assert!(bob.len() == 1 && bob[0].text.contains("bob, it is your move"), "{bob:?}");
+}

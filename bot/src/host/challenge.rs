@@ -248,6 +248,8 @@ fn started(cx: &Ctx<'_>, table: &Table, challenge: &Challenge) -> Reply {
     ))
     .mentioning(&table.user(Color::White))
     .mentioning(&table.user(Color::Black));
+    // Both are called in the new place: on Discord a mention is what adds them to the thread.
+    let start = start.mentioning(&table.user(Color::White)).mentioning(&table.user(Color::Black));
     Reply::one(pointer).push(start.in_channel(&g.channel))
 }
 

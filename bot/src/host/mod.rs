@@ -10,9 +10,9 @@
 //! `offers`, `info`), taking a [`Ctx`] with the request and the host's shared parts. A command
 //! either succeeds with a reply, or changes nothing and says why ([`Refusal`], shown privately).
 //!
-//! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out and expires old
-//! challenges. Adapters call it about once a second; see `schedule.rs` for how the host keeps
-//! clocks fair across its own downtime.
+//! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out, expires old
+//! challenges and reminds correspondence players whose time runs short. Adapters call it about
+//! once a second; see `schedule.rs` for how the host keeps clocks fair across its own downtime.
 
 pub mod clock;
 pub mod command;
@@ -24,7 +24,9 @@ mod end;
 mod info;
 mod offers;
 mod play;
+mod remind;
 mod schedule;
+mod suggest;
 mod table;
 mod view;
 
@@ -38,6 +40,7 @@ use render::{Renderer, Theme};
 pub use clock::{Clock, ManualClock, SystemClock, TimeControl};
 pub use command::{Command, CommandError, Mention, COMMANDS};
 pub use reply::{Button, ButtonStyle, Image, Message, Reply, ShownBoard, User};
+pub use suggest::{matching_moves, Suggestion};
 
 /// How a host is set up.
 #[derive(Clone)]
@@ -156,18 +159,37 @@ impl Host {
         handled.unwrap_or_else(Refusal::into_reply)
     }
 
+    /// Records the names of users an adapter has resolved (a mentioned opponent), so replies name
+    /// them before they ever speak to Chimera.
+    pub async fn introduce(&self, platform: &str, users: Vec<User>) -> anyhow::Result<()> {
+        if users.is_empty() {
+            return Ok(());
+        }
+        let (platform, now) = (platform.to_string(), self.now());
+        self.store()
+            .write(move |tx| {
+                for user in &users {
+                    tx.upsert_player(&platform, &user.id, &user.name, now)?;
+                }
+                Ok(())
+            })
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot record the players' names: {e}"))
+    }
+
     /// The scheduler's step: ends the games whose player to move ran out of time, expires
     /// challenges nobody answered, and records that the host is alive. Returns the
     /// announcements, each with its channel set.
     pub async fn tick(&self) -> Vec<Message> {
-        match schedule::tick(self).await {
-            Ok(messages) => messages,
-            // The next tick tries again; nothing was changed.
-            Err(refusal) => {
-                eprintln!("chimera: the scheduler's step failed: {}", refusal.text());
-                Vec::new()
+        let mut messages = Vec::new();
+        // Each step commits on its own; one that fails changes nothing and the next tick retries.
+        for step in [schedule::tick(self).await, remind::reminders(self).await] {
+            match step {
+                Ok(more) => messages.extend(more),
+                Err(refusal) => tracing::warn!("the scheduler's step failed: {}", refusal.text()),
             }
         }
+        messages
     }
 }
 

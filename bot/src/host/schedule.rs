@@ -35,8 +35,8 @@ impl Host {
             .await
             .map_err(|e| anyhow::anyhow!("cannot resume the clocks: {e}"))?;
         if shifted.1 > 0 {
-            eprintln!(
-                "chimera: the host was down for {}; the clocks of {} game(s) were moved on by as much",
+            tracing::info!(
+                "the host was down for {}; the clocks of {} game(s) were moved on by as much",
                 super::clock::format_duration(shifted.0),
                 shifted.1
             );

@@ -5,7 +5,7 @@ use data::{GameId, GameRecord, Player};
 use rules::{Color, Game, Position, Variant};
 
 use super::clock::TimeControl;
-use super::{told, Ctx, Refusal, User};
+use super::{told, Ctx, Host, Refusal, User};
 
 pub(crate) struct Table {
     pub record: GameRecord,
@@ -116,16 +116,7 @@ pub(crate) fn from_stored(color: data::Color) -> Color {
 impl Ctx<'_> {
     /// The channel's active game, if it has one.
     pub(crate) async fn active_table(&self) -> Result<Option<Table>, Refusal> {
-        let (platform, channel) = (self.platform().to_string(), self.channel().to_string());
-        let found = self
-            .store()
-            .read(move |tx| {
-                let Some(record) = tx.active_game(&platform, &channel)? else { return Ok(None) };
-                let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
-                Ok(Some((record, white, black)))
-            })
-            .await?;
-        found.map(|(record, white, black)| Table::new(record, white, black)).transpose()
+        self.host.load_active(self.platform(), self.channel()).await
     }
 
     /// The game a command acts on: the channel's active game, which must be `game` when the
@@ -152,5 +143,21 @@ impl Ctx<'_> {
                 table.white.display_name, table.black.display_name
             ))
         })
+    }
+}
+
+impl Host {
+    /// The active game of a channel, if any.
+    pub(crate) async fn load_active(&self, platform: &str, channel: &str) -> Result<Option<Table>, Refusal> {
+        let (platform, channel) = (platform.to_string(), channel.to_string());
+        let found = self
+            .store()
+            .read(move |tx| {
+                let Some(record) = tx.active_game(&platform, &channel)? else { return Ok(None) };
+                let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
+                Ok(Some((record, white, black)))
+            })
+            .await?;
+        found.map(|(record, white, black)| Table::new(record, white, black)).transpose()
     }
 }

@@ -1,0 +1,238 @@
+//! `chimera discord`: the game host on Discord, through serenity, with poise for the slash
+//! commands.
+//!
+//! - `commands`: one small function per slash command, each writing the host's command line.
+//! - `respond`: a command line in, the host's reply out as Discord messages, deferred if slow.
+//! - `places`: threads for games whose channel is busy.
+//! - `settings`: what `.env.example` lists.
+//!
+//! Buttons carry the host's command lines as custom ids (`/accept challenge:12`), so a button
+//! works after a restart exactly as when it was made, and the host refuses a stale one. The
+//! scheduler runs in the same process and posts what it announces; see the README for sharding.
+
+mod commands;
+mod places;
+mod respond;
+mod settings;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use poise::serenity_prelude as serenity;
+use serenity::{FullEvent, GatewayIntents, Interaction, Permissions};
+use tracing::{error, info, warn};
+
+use crate::host::Host;
+pub use places::Threads;
+use respond::{user_of, Target};
+pub use settings::{Settings, SettingsError, Shards};
+
+/// The platform name Discord games are stored under.
+pub const PLATFORM: &str = "discord";
+
+/// What the bot needs in a channel, and nothing more; the README's invite link asks for these.
+pub const PERMISSIONS: Permissions = Permissions::VIEW_CHANNEL
+    .union(Permissions::SEND_MESSAGES)
+    .union(Permissions::SEND_MESSAGES_IN_THREADS)
+    .union(Permissions::CREATE_PUBLIC_THREADS)
+    .union(Permissions::EMBED_LINKS)
+    .union(Permissions::ATTACH_FILES);
+
+/// Shared by every command and event: poise's "data".
+pub struct Data {
+    pub host: Host,
+    pub settings: Settings,
+}
+
+pub type Error = anyhow::Error;
+pub type Context<'a> = poise::Context<'a, Data, Error>;
+
+#[derive(clap::Args, Debug)]
+pub struct DiscordArgs {
+    /// A settings file to load before the environment (default: `.env`, if there is one).
+    #[arg(long, value_name = "FILE")]
+    env_file: Option<PathBuf>,
+}
+
+/// `chimera discord`: reads the settings, connects, and runs until SIGINT or SIGTERM.
+pub fn run(args: DiscordArgs) -> anyhow::Result<ExitCode> {
+    match &args.env_file {
+        Some(file) => {
+            dotenvy::from_path(file).with_context(|| format!("cannot read {}", file.display()))?;
+        }
+        // No .env is fine: the environment may hold everything.
+        None => match dotenvy::dotenv() {
+            Ok(_) => {}
+            Err(e) if e.not_found() => {}
+            Err(e) => return Err(e).context("cannot read .env"),
+        },
+    }
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,serenity=warn,poise=warn".into()),
+        )
+        .init();
+    let settings = Settings::from_env()?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    runtime.block_on(serve(settings, shutdown_signal()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the bot until `stop` completes, then closes the gateway connections and lets the
+/// database finish its writes.
+pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    let host = Host::open(settings.host()).await?;
+    let mut http = serenity::HttpBuilder::new(&settings.token);
+    if let Some(proxy) = &settings.proxy_url {
+        // serenity's ratelimiter sends its requests past the proxy, so it must be off; the
+        // proxy (twilight-http-proxy, or a fake) keeps to the limits instead.
+        http = http.proxy(proxy).ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    let data = Data { host: host.clone(), settings: settings.clone() };
+    let guild = settings.guild;
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            event_handler: |framework, event| Box::pin(on_event(framework, event)),
+            on_error: |failure| Box::pin(on_error(failure)),
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match guild {
+                    Some(guild) => {
+                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(guild)).await?;
+                        info!(guild, "registered {} commands in one guild", commands.len());
+                    }
+                    None => {
+                        poise::builtins::register_globally(ctx, commands).await?;
+                        info!("registered {} commands globally", commands.len());
+                    }
+                }
+                info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
+                Ok(data)
+            })
+        })
+        .build();
+    let mut client = serenity::ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+        .framework(framework)
+        .await
+        .context("cannot build the Discord client")?;
+
+    let scheduler = tokio::spawn(schedule(host.clone(), Arc::clone(&client.http), settings.tick));
+    let shards = Arc::clone(&client.shard_manager);
+    tokio::spawn(async move {
+        stop.await;
+        info!("shutting down");
+        shards.shutdown_all().await;
+    });
+    let started = match settings.shards {
+        Shards::Auto => client.start_autosharded().await,
+        Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
+    };
+    scheduler.abort();
+    started.context("the Discord connection failed")?;
+    info!("stopped");
+    Ok(())
+}
+
+/// Ends games on time and expires challenges, posting what the host announces.
+async fn schedule(host: Host, http: Arc<serenity::Http>, every: std::time::Duration) {
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        let messages = host.tick().await;
+        respond::announce(&http, messages).await;
+    }
+}
+
+/// Button clicks: each button's custom id is a command line, run as the user who clicked.
+async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &FullEvent) -> Result<(), Error> {
+    if let FullEvent::InteractionCreate { interaction: Interaction::Component(click) } = event {
+        let target = Target {
+            id: click.id,
+            token: &click.token,
+            channel: click.channel_id,
+            guild: click.guild_id,
+            user: user_of(&click.user, click.member.as_ref()),
+        };
+        respond::execute(framework.serenity_context, framework.user_data, &target, &click.data.custom_id).await?;
+    }
+    Ok(())
+}
+
+async fn on_error(failure: poise::FrameworkError<'_, Data, Error>) {
+    match &failure {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            error!(command = %ctx.command().name, "{error:#}");
+        }
+        poise::FrameworkError::EventHandler { error, .. } => {
+            error!("handling an event failed: {error:#}");
+            return;
+        }
+        other => warn!("{other}"),
+    }
+    if let Err(e) = poise::builtins::on_error(failure).await {
+        warn!("cannot report an error to the user: {e}");
+    }
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM (a service manager stopping the bot).
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(signal) => signal,
+            Err(e) => {
+                warn!("cannot listen for SIGTERM: {e}");
+                let _ = interrupt.await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+/// The invite link for an application: the bot with its slash commands and [`PERMISSIONS`].
+pub fn invite_link(application_id: u64) -> String {
+    format!(
+        "https://discord.com/oauth2/authorize?client_id={application_id}&scope=bot+applications.commands&permissions={}",
+        PERMISSIONS.bits()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readme_invites_with_exactly_the_permissions_used() {
+        let readme = include_str!("../../../README.md");
+        let link = invite_link(0).replace("client_id=0", "client_id=APP_ID");
+        assert!(readme.contains(&link), "README.md should show {link}");
+        for needed in
+            [Permissions::SEND_MESSAGES_IN_THREADS, Permissions::CREATE_PUBLIC_THREADS, Permissions::ATTACH_FILES]
+        {
+            assert!(PERMISSIONS.contains(needed));
+        }
+        assert!(
+            !PERMISSIONS.contains(Permissions::ADMINISTRATOR) && !PERMISSIONS.contains(Permissions::MENTION_EVERYONE)
+        );
+    }
+}

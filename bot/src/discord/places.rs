@@ -1,0 +1,47 @@
+//! New places for games: on Discord, a public thread of the busy channel.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use poise::serenity_prelude as serenity;
+use serenity::{AutoArchiveDuration, ChannelType, CreateThread, Http};
+
+use crate::host::Places;
+
+/// Discord's limit on a thread's name.
+const THREAD_NAME_LIMIT: usize = 100;
+
+/// Opens threads for the host.
+pub struct Threads {
+    http: Arc<Http>,
+}
+
+impl Threads {
+    pub fn new(http: Arc<Http>) -> Threads {
+        Threads { http }
+    }
+}
+
+#[async_trait]
+impl Places for Threads {
+    async fn open_place(&self, parent_channel: &str, title: &str) -> anyhow::Result<String> {
+        let mut parent = channel_id(parent_channel)
+            .ok_or_else(|| anyhow::anyhow!("{parent_channel} is not a Discord channel id"))?;
+        // A thread cannot hold a thread: a game asked for inside one goes beside it.
+        if let serenity::Channel::Guild(channel) = parent.to_channel(&self.http).await? {
+            if channel.thread_metadata.is_some() {
+                parent = channel.parent_id.unwrap_or(parent);
+            }
+        }
+        let name: String = title.chars().take(THREAD_NAME_LIMIT).collect();
+        let thread =
+            CreateThread::new(name).kind(ChannelType::PublicThread).auto_archive_duration(AutoArchiveDuration::OneWeek);
+        let created = parent.create_thread(&self.http, thread).await?;
+        Ok(created.id.to_string())
+    }
+}
+
+/// A channel id as the host stores it (decimal text).
+pub fn channel_id(text: &str) -> Option<serenity::ChannelId> {
+    text.parse::<u64>().ok().filter(|&id| id != 0).map(serenity::ChannelId::new)
+}

@@ -1,0 +1,346 @@
+//! From an interaction to the host and back: the command line a slash command or button stands
+//! for, the request, the deferral when the host is slow, and the host's reply as Discord
+//! messages (text with the pinged players, boards as PNG attachments shown in embeds, buttons,
+//! private errors as ephemeral messages).
+
+use std::fmt::Display;
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    Builder, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse, CreateButton,
+    CreateEmbed, CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, Http, InteractionId,
+};
+use tracing::{debug, warn};
+
+use super::places::{channel_id, Threads};
+use super::{Context, Data, Error, PLATFORM};
+use crate::host::{ButtonStyle, Command, Message, Reply, Request, User};
+
+/// Discord's limits ("Message Object", "Component Reference").
+const CONTENT_LIMIT: usize = 2000;
+const CUSTOM_ID_LIMIT: usize = 100;
+const BUTTONS_PER_ROW: usize = 5;
+const CHOICE_LIMIT: usize = 25;
+const CHOICE_TEXT_LIMIT: usize = 100;
+
+/// A host command line, built from typed options: `/challenge opponent:<@1> variant:chess`.
+pub struct Line(String);
+
+impl Line {
+    pub fn new(command: &str) -> Line {
+        Line(format!("/{command}"))
+    }
+
+    /// `key:value` when there is a value. Quotes keep spaces inside one value; a quote inside
+    /// cannot be written, so it is dropped.
+    pub fn opt(mut self, key: &str, value: Option<impl Display>) -> Line {
+        if let Some(value) = value {
+            let value = value.to_string().replace('"', "");
+            if value.contains(char::is_whitespace) {
+                self.0.push_str(&format!(" {key}:\"{value}\""));
+            } else {
+                self.0.push_str(&format!(" {key}:{value}"));
+            }
+        }
+        self
+    }
+
+    pub fn user(self, key: &str, user: Option<&serenity::User>) -> Line {
+        self.opt(key, user.map(|u| format!("<@{}>", u.id)))
+    }
+
+    /// Free text at the end (a move, which may have spaces: `e4 (Ne2, Rg1)`).
+    pub fn text(mut self, text: &str) -> Line {
+        self.0.push(' ');
+        self.0.push_str(text.trim());
+        self
+    }
+}
+
+/// Who acts, as the host knows them: their server nickname if they have one.
+pub fn user_of(user: &serenity::User, member: Option<&serenity::Member>) -> User {
+    let name = member.and_then(|m| m.nick.clone()).or_else(|| user.global_name.clone()).unwrap_or(user.name.clone());
+    User { id: user.id.to_string(), name }
+}
+
+/// Where an interaction happened and how to answer it.
+pub struct Target<'a> {
+    pub id: InteractionId,
+    pub token: &'a str,
+    pub channel: serenity::ChannelId,
+    pub guild: Option<serenity::GuildId>,
+    pub user: User,
+}
+
+/// Runs a slash command's line as its user and answers.
+pub async fn run(ctx: Context<'_>, line: Line) -> Result<(), Error> {
+    let poise::Context::Application(app) = ctx else { return Ok(()) };
+    let interaction = app.interaction;
+    let target = Target {
+        id: interaction.id,
+        token: &interaction.token,
+        channel: interaction.channel_id,
+        guild: interaction.guild_id,
+        user: user_of(&interaction.user, interaction.member.as_deref()),
+    };
+    // Users named in options are resolved by Discord; the host learns their names now.
+    let named: Vec<User> = interaction.data.resolved.users.values().map(|u| user_of(u, None)).collect();
+    if let Err(e) = ctx.data().host.introduce(PLATFORM, named).await {
+        warn!("{e:#}");
+    }
+    execute(ctx.serenity_context(), ctx.data(), &target, &line.0).await
+}
+
+/// Parses `line` (a slash command's, or a button's custom id), runs it, and answers the
+/// interaction, deferring first if the host takes longer than the settings allow.
+pub async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, line: &str) -> Result<(), Error> {
+    let http = &ctx.http;
+    let command: Command = match line.parse() {
+        Ok(command) => command,
+        Err(e) => return answer(http, target, Reply::error(format!("{e}")), false).await,
+    };
+    debug!(user = %target.user.id, channel = %target.channel, line, "command");
+    let request = Request {
+        platform: PLATFORM.to_string(),
+        server: target.guild.map(|g| g.to_string()),
+        channel: target.channel.to_string(),
+        user: target.user.clone(),
+        request_id: target.id.to_string(),
+        command,
+    };
+    let places = Threads::new(http.clone());
+    let work = data.host.handle(request, &places);
+    tokio::pin!(work);
+    // Zero means "always defer", whatever the host's speed.
+    let wait = data.settings.defer_after;
+    if !wait.is_zero() {
+        if let Ok(reply) = tokio::time::timeout(wait, &mut work).await {
+            return answer(http, target, reply, false).await;
+        }
+    }
+    // Discord forgets an interaction not answered in 3 s: say "thinking" now.
+    let defer = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+    defer.execute(http, (target.id, target.token)).await?;
+    answer(http, target, work.await, true).await
+}
+
+/// Shows the host's reply: messages for this channel answer the interaction (the first as its
+/// response, or after a deferral as the follow-up that replaces "thinking"); messages for another
+/// channel (a new game's thread) are posted there.
+pub async fn answer(http: &Http, target: &Target<'_>, reply: Reply, deferred: bool) -> Result<(), Error> {
+    let (here, elsewhere): (Vec<Message>, Vec<Message>) =
+        reply.messages.into_iter().partition(|m| m.channel.as_deref().is_none_or(|c| c == target.channel.to_string()));
+    let mut here = here.into_iter().map(Outgoing::from).collect::<Vec<_>>();
+    if here.is_empty() {
+        // Everything went elsewhere; the interaction still needs its answer.
+        let places: Vec<String> =
+            elsewhere.iter().filter_map(|m| m.channel.as_deref()).map(|c| format!("<#{c}>")).collect();
+        here.push(Outgoing::from(Message::error(format!("Done: see {}.", places.join(", ")))));
+    }
+    for (i, out) in here.into_iter().enumerate() {
+        if i == 0 && !deferred {
+            CreateInteractionResponse::Message(out.response()).execute(http, (target.id, target.token)).await?;
+        } else {
+            out.followup().execute(http, (None, target.token)).await?;
+        }
+    }
+    for message in elsewhere {
+        let Some(channel) = message.channel.as_deref().and_then(channel_id) else { continue };
+        Outgoing::from(message).message().execute(http, (channel, target.guild)).await?;
+    }
+    Ok(())
+}
+
+/// Posts messages the host sends by itself (a game ended on time, a challenge expired).
+pub async fn announce(http: &Http, messages: Vec<Message>) {
+    for message in messages {
+        let Some(channel) = message.channel.as_deref().and_then(channel_id) else {
+            warn!(text = %message.text, "an announcement without a channel was dropped");
+            continue;
+        };
+        if let Err(e) = Outgoing::from(message).message().execute(http, (channel, None)).await {
+            warn!(%channel, "cannot post an announcement: {e}");
+        }
+    }
+}
+
+/// `/move` autocomplete: the legal moves matching what the player typed.
+pub async fn suggest_moves(ctx: Context<'_>, typed: &str) -> CreateAutocompleteResponse {
+    let user = ctx.author().id.to_string();
+    let found =
+        ctx.data().host.suggest_moves(PLATFORM, &ctx.channel_id().to_string(), &user, typed, CHOICE_LIMIT).await;
+    let suggestions = found.unwrap_or_else(|e| {
+        warn!("move suggestions failed: {e:#}");
+        Vec::new()
+    });
+    let choices = suggestions
+        .into_iter()
+        .filter(|s| !s.value.is_empty() && s.value.len() <= CHOICE_TEXT_LIMIT)
+        .map(|s| serenity::AutocompleteChoice::new(clip(&s.label, CHOICE_TEXT_LIMIT), s.value))
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// One host message in Discord's terms.
+struct Outgoing {
+    content: String,
+    embeds: Vec<CreateEmbed>,
+    files: Vec<CreateAttachment>,
+    components: Vec<CreateActionRow>,
+    mentions: CreateAllowedMentions,
+    private: bool,
+}
+
+impl From<Message> for Outgoing {
+    fn from(message: Message) -> Outgoing {
+        let pinged: Vec<serenity::UserId> = message.mentions.iter().filter_map(|u| u.id.parse().ok()).collect();
+        let mut content = link_channels(&message.text);
+        if !pinged.is_empty() {
+            let pings: Vec<String> = pinged.iter().map(|id| format!("<@{id}>")).collect();
+            content = format!("{content}\n{}", pings.join(" "));
+        }
+        let mut files = Vec::new();
+        if content.chars().count() > CONTENT_LIMIT {
+            // A long PGN or listing: the whole text as a file, its start as the message.
+            files.push(CreateAttachment::bytes(message.text.clone().into_bytes(), "chimera.txt"));
+            content = format!("{}\n(the full text is attached)", clip(&content, CONTENT_LIMIT - 40));
+        }
+        let mut embeds = Vec::new();
+        for image in message.images {
+            embeds.push(CreateEmbed::new().image(format!("attachment://{}", image.file_name)).colour(0x5b8c5a));
+            files.push(CreateAttachment::bytes(image.png, image.file_name).description(clip(&image.alt, 1024)));
+        }
+        let buttons: Vec<CreateButton> = message
+            .buttons
+            .into_iter()
+            .filter(|b| {
+                let fits = b.command.len() <= CUSTOM_ID_LIMIT;
+                if !fits {
+                    warn!(command = %b.command, "a button's command is too long for a custom id; left out");
+                }
+                fits
+            })
+            .map(|b| {
+                let style = match b.style {
+                    ButtonStyle::Primary => serenity::ButtonStyle::Primary,
+                    ButtonStyle::Secondary => serenity::ButtonStyle::Secondary,
+                    ButtonStyle::Danger => serenity::ButtonStyle::Danger,
+                };
+                CreateButton::new(b.command).label(clip(&b.label, 80)).style(style)
+            })
+            .collect();
+        let components =
+            buttons.chunks(BUTTONS_PER_ROW).map(|row| CreateActionRow::Buttons(row.to_vec())).collect::<Vec<_>>();
+        Outgoing {
+            content,
+            embeds,
+            files,
+            components,
+            mentions: CreateAllowedMentions::new().users(pinged),
+            private: message.private,
+        }
+    }
+}
+
+impl Outgoing {
+    fn response(self) -> CreateInteractionResponseMessage {
+        CreateInteractionResponseMessage::new()
+            .content(self.content)
+            .embeds(self.embeds)
+            .files(self.files)
+            .components(self.components)
+            .allowed_mentions(self.mentions)
+            .ephemeral(self.private)
+    }
+
+    fn followup(self) -> CreateInteractionResponseFollowup {
+        CreateInteractionResponseFollowup::new()
+            .content(self.content)
+            .embeds(self.embeds)
+            .files(self.files)
+            .components(self.components)
+            .allowed_mentions(self.mentions)
+            .ephemeral(self.private)
+    }
+
+    fn message(self) -> CreateMessage {
+        CreateMessage::new()
+            .content(self.content)
+            .embeds(self.embeds)
+            .files(self.files)
+            .components(self.components)
+            .allowed_mentions(self.mentions)
+    }
+}
+
+/// The host names channels as `#` and their id; Discord links `<#id>`.
+fn link_channels(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('#') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        // Snowflakes have 17 to 20 digits; `#12` is a game number and stays.
+        if (15..=20).contains(&digits) {
+            out.push_str(&format!("<#{}>", &after[..digits]));
+            rest = &after[digits..];
+        } else {
+            out.push('#');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn clip(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_string();
+    }
+    let mut clipped: String = text.chars().take(limit - 1).collect();
+    clipped.push('…');
+    clipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_quote_values_with_spaces() {
+        let line = Line::new("tournament").opt("name", Some("Spring \"Open\" 2027")).opt("rounds", Some(5));
+        assert_eq!(line.0, "/tournament name:\"Spring Open 2027\" rounds:5");
+    }
+
+    #[test]
+    fn a_slash_line_parses_as_the_console_would() {
+        let line = Line::new("challenge").opt("opponent", Some("<@123456789012345678>")).opt("variant", Some("golem"));
+        let command: Command = line.0.parse().unwrap();
+        assert!(matches!(command, Command::Challenge { opponent: Some(m), .. } if m.0 == "123456789012345678"));
+        let grolman: Command = Line::new("move").text("e4 (Ne2, Rg1)").0.parse().unwrap();
+        assert!(matches!(grolman, Command::Move { ref text, .. } if text == "e4 (Ne2, Rg1)"));
+    }
+
+    #[test]
+    fn channel_ids_become_links_and_game_numbers_stay() {
+        assert_eq!(link_channels("Game #12 is in #123456789012345678."), "Game #12 is in <#123456789012345678>.");
+    }
+
+    #[test]
+    fn long_text_is_attached_whole() {
+        let out = Outgoing::from(Message::text("1. e4 e5 ".repeat(400)));
+        assert!(out.content.chars().count() <= CONTENT_LIMIT);
+        assert_eq!(out.files.len(), 1);
+    }
+
+    #[test]
+    fn buttons_come_five_to_a_row() {
+        let mut message = Message::text("pick");
+        for i in 0..7 {
+            message = message.with_button(&format!("turn {i}"), format!("/move e4 game:{i}"), ButtonStyle::Secondary);
+        }
+        assert_eq!(Outgoing::from(message).components.len(), 2);
+    }
+}

@@ -1,0 +1,108 @@
+//! Buttons carry the game they were made for, keep working across a restart, and refuse once
+//! stale; a game asked for in a busy channel gets a thread.
+
+use fakecord::CallbackType;
+use serde_json::json;
+
+use crate::harness::{assert_board, button, World};
+
+#[tokio::test]
+async fn buttons_work_after_the_bot_restarts() {
+    let mut world = World::new().await;
+    let variant = world.choice("challenge", "variant", "Golem Chess");
+    let args = json!({ "variant": variant, "opponent": world.bob.get().to_string() });
+    let challenge = world.slash(world.alice, world.lobby, "challenge", args).await.message;
+    let accept = button(&challenge, "/accept");
+
+    world.stop_bot().await;
+    world.start_bot().await;
+
+    let accepted = world.fake.click(world.bob, challenge.id, &accept).unwrap().response().await.unwrap().message;
+    assert!(accepted.content.contains("Game 1 begins"), "{}", accepted.content);
+    assert_board(&accepted);
+    let again = world.fake.click(world.bob, challenge.id, &accept).unwrap().response().await.unwrap().message;
+    assert!(again.is_ephemeral(), "a used button changes nothing: {}", again.content);
+
+    let asked = world.slash(world.alice, world.lobby, "resign", json!({})).await.message;
+    assert!(asked.is_ephemeral(), "resigning asks privately first: {}", asked.content);
+    let confirm = button(&asked, "/resign confirm:yes");
+    world.stop_bot().await;
+    world.start_bot().await;
+    let resigned = world.fake.click(world.alice, asked.id, &confirm).unwrap().response().await.unwrap().message;
+    assert!(resigned.content.contains("alice resigns"), "{}", resigned.content);
+}
+
+#[tokio::test]
+async fn draw_and_takeback_offers_are_answered_by_buttons() {
+    let world = World::new().await;
+    world.start_game(world.lobby, "chess").await;
+    world.play(world.lobby, &["e4"]).await;
+    let offer = world
+        .slash(
+            world.alice,
+            world.lobby,
+            "takeback",
+            json!({ "action": world.choice("takeback", "action", "ask to take back your last move") }),
+        )
+        .await
+        .message;
+    let yes = button(&offer, "/takeback accept");
+    let taken = world.fake.click(world.bob, offer.id, &yes).unwrap().response().await.unwrap().message;
+    assert!(taken.content.contains("takeback") || taken.content.contains("takes back"), "{}", taken.content);
+    assert_board(&taken);
+    world.play(world.lobby, &["d4", "d5"]).await;
+    let draw = world
+        .slash(world.alice, world.lobby, "draw", json!({ "action": world.choice("draw", "action", "offer a draw") }))
+        .await
+        .message;
+    let mine =
+        world.fake.click(world.alice, draw.id, &button(&draw, "/draw accept")).unwrap().response().await.unwrap();
+    assert!(mine.message.is_ephemeral(), "one cannot accept one's own offer: {}", mine.message.content);
+    let agreed =
+        world.fake.click(world.bob, draw.id, &button(&draw, "/draw accept")).unwrap().response().await.unwrap();
+    assert!(agreed.message.content.contains("Draw by agreement"), "{}", agreed.message.content);
+}
+
+#[tokio::test]
+async fn a_game_in_a_busy_channel_starts_in_a_thread() {
+    let world = World::new().await;
+    world.start_game(world.lobby, "chess").await;
+    let variant = world.choice("challenge", "variant", "Werewolf Chess");
+    let args = json!({ "variant": variant, "opponent": world.alice.get().to_string() });
+    let challenge = world.slash(world.carol, world.lobby, "challenge", args).await.message;
+    let accepted = world.fake.click(world.alice, challenge.id, &button(&challenge, "/accept")).unwrap();
+    let answer = accepted.response().await.unwrap().message;
+    let threads = world.fake.threads_of(world.lobby);
+    assert_eq!(threads.len(), 1, "one thread for the second game");
+    let thread = &threads[0];
+    assert!(!thread.private, "anyone may watch");
+    assert!(
+        answer.content.contains(&format!("<#{}>", thread.id.get())),
+        "the answer links the thread: {}",
+        answer.content
+    );
+    let opening = world.fake.wait_message(thread.id, |m| !m.attachments.is_empty()).await.unwrap();
+    assert_board(&opening);
+    for player in [world.carol, world.alice] {
+        assert!(
+            opening.content.contains(&format!("<@{}>", player.get())),
+            "both players are pinged: {}",
+            opening.content
+        );
+    }
+    // The thread is the new game's channel; the lobby keeps its own game.
+    let white = if opening.content.contains("carol (White)") { world.carol } else { world.alice };
+    let moved = world.slash(white, thread.id, "move", json!({ "move": "e2e4" })).await.message;
+    assert!(!moved.is_ephemeral(), "{}", moved.content);
+    let lobby = world.slash(world.alice, world.lobby, "move", json!({ "move": "e4" })).await.message;
+    assert!(!lobby.is_ephemeral(), "{}", lobby.content);
+}
+
+#[tokio::test]
+async fn a_slow_answer_is_deferred_then_filled_in() {
+    let world = World::with(&[("CHIMERA_DEFER_MS", "0")]).await;
+    let handle = world.fake.slash(world.alice, world.lobby, "rules", json!({})).unwrap();
+    let answer = handle.response().await.unwrap();
+    assert_eq!(answer.callback, CallbackType::DeferredChannelMessageWithSource);
+    assert!(!answer.message.content.is_empty(), "the placeholder was replaced");
+}

@@ -1,0 +1,80 @@
+//! What goes wrong reaches only the one who did it, and changes nothing.
+
+use serde_json::json;
+
+use crate::harness::World;
+
+#[tokio::test]
+async fn an_illegal_move_is_told_privately_and_changes_nothing() {
+    let world = World::new().await;
+    world.start_game(world.lobby, "chess").await;
+    let refused = world.slash(world.alice, world.lobby, "move", json!({ "move": "e5" })).await.message;
+    assert!(refused.is_ephemeral(), "{}", refused.content);
+    assert!(
+        refused.content.contains("e5") && refused.content.contains("e4"),
+        "why, and what is near: {}",
+        refused.content
+    );
+    assert!(refused.attachments.is_empty());
+    let board = world.slash(world.carol, world.lobby, "board", json!({})).await.message;
+    assert!(board.content.contains("alice (White) to move"), "{}", board.content);
+    let game = world.slash(world.carol, world.lobby, "game", json!({})).await.message;
+    assert!(!game.content.contains("1. "), "no move was recorded: {}", game.content);
+    let played = world.slash(world.alice, world.lobby, "move", json!({ "move": "e4" })).await.message;
+    assert!(!played.is_ephemeral(), "{}", played.content);
+}
+
+#[tokio::test]
+async fn only_the_players_move_and_only_in_turn() {
+    let world = World::new().await;
+    world.start_game(world.lobby, "werewolf").await;
+    let carol = world.slash(world.carol, world.lobby, "move", json!({ "move": "e2e4" })).await.message;
+    assert!(carol.is_ephemeral() && carol.content.contains("Only alice and bob play"), "{}", carol.content);
+    let early = world.slash(world.bob, world.lobby, "move", json!({ "move": "e7e5" })).await.message;
+    assert!(early.is_ephemeral() && early.content.contains("alice"), "{}", early.content);
+    let resign = world.slash(world.carol, world.lobby, "resign", json!({})).await.message;
+    assert!(resign.is_ephemeral(), "{}", resign.content);
+    let game = world.slash(world.carol, world.lobby, "game", json!({})).await.message;
+    assert!(!game.content.contains("1. "), "nothing was played: {}", game.content);
+}
+
+#[tokio::test]
+async fn autocomplete_offers_the_legal_moves_that_match() {
+    let world = World::new().await;
+    world.start_game(world.lobby, "chess").await;
+    let typed = |user, text: &str| {
+        world.fake.autocomplete(user, world.lobby, "move", json!({ "move": text }), "move").expect("an interaction")
+    };
+    let knights: Vec<String> = typed(world.alice, "n").choices().await.unwrap().into_iter().map(value).collect();
+    assert_eq!(knights, ["Na3", "Nc3", "Nf3", "Nh3"]);
+    let by_square: Vec<String> = typed(world.alice, "e2").choices().await.unwrap().into_iter().map(value).collect();
+    assert_eq!(by_square, ["e3", "e4"]);
+    let everything = typed(world.alice, "").choices().await.unwrap();
+    assert_eq!(everything.len(), 20, "the twenty first moves");
+    let watcher = typed(world.carol, "e").choices().await.unwrap();
+    assert_eq!(watcher.len(), 1);
+    assert!(watcher[0].name.contains("not playing"), "{}", watcher[0].name);
+    let (_, latency) = typed(world.alice, "").callback().await.unwrap();
+    assert!(latency.as_secs() < 3, "answered within Discord's three seconds");
+
+    // 10x10 has more first moves than Discord shows: at most 25.
+    let wide = world.fake.add_channel(world.guild, "wide");
+    world.start_game(wide, "unicorn-great").await;
+    let many = world.fake.autocomplete(world.alice, wide, "move", json!({ "move": "" }), "move").unwrap();
+    assert_eq!(many.choices().await.unwrap().len(), 25);
+}
+
+fn value(choice: fakecord::Choice) -> String {
+    choice.value.as_str().unwrap_or_default().to_string()
+}
+
+#[tokio::test]
+async fn unknown_values_are_refused_with_a_reason() {
+    let world = World::new().await;
+    let variant = world.choice("challenge", "variant", "Chess");
+    let args = json!({ "variant": variant, "opponent": world.bob.get().to_string(), "time": "forever" });
+    let refused = world.slash(world.alice, world.lobby, "challenge", args).await.message;
+    assert!(refused.is_ephemeral() && refused.content.contains("forever"), "{}", refused.content);
+    let none = world.slash(world.alice, world.lobby, "accept", json!({})).await.message;
+    assert!(none.is_ephemeral(), "{}", none.content);
+}

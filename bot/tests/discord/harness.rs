@@ -1,0 +1,149 @@
+//! A fake Discord with one guild, a #lobby, three players, and the real bot (`chimera::discord`)
+//! connected to it through `DISCORD_PROXY_URL`, with a database of its own.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use chimera::discord::{serve, Settings};
+use fakecord::{ChannelId, FakeDiscord, GuildId, Message, Response, UserId};
+use serde_json::Value;
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub struct World {
+    pub fake: FakeDiscord,
+    pub guild: GuildId,
+    pub lobby: ChannelId,
+    pub alice: UserId,
+    pub bob: UserId,
+    pub carol: UserId,
+    dir: TempDir,
+    env: Vec<(String, String)>,
+    bot: Option<Bot>,
+}
+
+struct Bot {
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<anyhow::Result<()>>,
+}
+
+impl World {
+    pub async fn new() -> World {
+        World::with(&[]).await
+    }
+
+    /// A world whose bot has these settings beside the defaults.
+    pub async fn with(env: &[(&str, &str)]) -> World {
+        let fake = FakeDiscord::start().await.expect("the fake binds 127.0.0.1");
+        let guild = fake.add_guild("Chimera Club");
+        let lobby = fake.add_channel(guild, "lobby");
+        let (alice, bob, carol) = (fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol"));
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let mut world = World { fake, guild, lobby, alice, bob, carol, dir, env, bot: None };
+        world.start_bot().await;
+        world
+    }
+
+    fn settings(&self) -> Settings {
+        let mut env: HashMap<String, String> = HashMap::from([
+            ("DISCORD_TOKEN".into(), self.fake.token()),
+            ("DISCORD_PROXY_URL".into(), self.fake.base_url()),
+            ("DISCORD_GUILD_ID".into(), self.guild.get().to_string()),
+            ("CHIMERA_DB".into(), self.dir.path().join("chimera.db").display().to_string()),
+            ("CHIMERA_BOARD_SIZE".into(), "320".into()),
+            ("CHIMERA_TICK_MS".into(), "200".into()),
+        ]);
+        env.extend(self.env.iter().cloned());
+        Settings::from_lookup(|name| env.get(name).cloned()).expect("valid settings")
+    }
+
+    /// Starts the bot and waits until it is connected with its commands registered.
+    pub async fn start_bot(&mut self) {
+        let identified = self.fake.gateway_stats().identifies;
+        let (stop, stopped) = oneshot::channel();
+        let task = tokio::spawn(serve(self.settings(), async {
+            let _ = stopped.await;
+        }));
+        self.bot = Some(Bot { stop, task });
+        self.fake.wait_gateway("a new IDENTIFY", |s| s.identifies > identified).await.expect("the bot identifies");
+        self.fake.wait_ready().await.expect("the bot receives READY");
+        for command in ["challenge", "move", "help"] {
+            self.fake.wait_command(command).await.expect("the bot registers its commands");
+        }
+    }
+
+    /// Stops the bot as SIGTERM would, and waits for it to finish.
+    pub async fn stop_bot(&mut self) {
+        let bot = self.bot.take().expect("a running bot");
+        let _ = bot.stop.send(());
+        let finished = tokio::time::timeout(Duration::from_secs(20), bot.task).await;
+        finished.expect("the bot stops within 20 s").expect("the bot's task").expect("the bot stops cleanly");
+    }
+
+    /// Runs a slash command and waits for its answer.
+    pub async fn slash(&self, user: UserId, channel: ChannelId, command: &str, args: Value) -> Response {
+        let handle = self.fake.slash(user, channel, command, args).expect("a valid interaction");
+        handle.response().await.unwrap_or_else(|e| panic!("/{command}: {e}"))
+    }
+
+    /// Plays `moves` in turn, White (alice) first, each answered publicly.
+    pub async fn play(&self, channel: ChannelId, moves: &[&str]) -> Vec<Response> {
+        let mut answers = Vec::new();
+        for (i, mv) in moves.iter().enumerate() {
+            let user = if i % 2 == 0 { self.alice } else { self.bob };
+            let answer = self.slash(user, channel, "move", serde_json::json!({ "move": mv })).await;
+            assert!(!answer.message.is_ephemeral(), "{mv}: {}", answer.message.content);
+            answers.push(answer);
+        }
+        answers
+    }
+
+    /// The value Discord sends for the choice named `name` of a command's option (poise numbers
+    /// its choices).
+    pub fn choice(&self, command: &str, option: &str, name: &str) -> Value {
+        let commands = self.fake.registered_commands();
+        let command = commands.iter().find(|c| c.name == command).unwrap_or_else(|| panic!("no /{command}"));
+        let options = command.json["options"].as_array().cloned().unwrap_or_default();
+        let option = options.iter().find(|o| o["name"] == option).unwrap_or_else(|| panic!("no option {option}"));
+        let choices = option["choices"].as_array().cloned().unwrap_or_default();
+        let found = choices.iter().find(|c| c["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)));
+        found.unwrap_or_else(|| panic!("no choice {name} in {choices:?}"))["value"].clone()
+    }
+
+    /// alice challenges bob in `channel` and bob accepts with the button: the game's first message.
+    pub async fn start_game(&self, channel: ChannelId, variant: &str) -> Message {
+        let name = variant.parse::<rules::Variant>().expect("a variant id").name();
+        let variant = self.choice("challenge", "variant", name);
+        let white = self.choice("challenge", "color", "White");
+        let args = serde_json::json!({ "variant": variant, "opponent": self.bob.get().to_string(), "color": white });
+        let challenge = self.slash(self.alice, channel, "challenge", args).await.message;
+        let accept = button(&challenge, "/accept");
+        let accepted = self.fake.click(self.bob, challenge.id, &accept).expect("the button is there");
+        accepted.response().await.expect("the acceptance is answered").message
+    }
+}
+
+/// The custom id of the message's button whose command starts with `prefix`.
+pub fn button(message: &Message, prefix: &str) -> String {
+    let ids: Vec<String> = message.components().into_iter().filter_map(|c| c.custom_id).collect();
+    ids.iter().find(|id| id.starts_with(prefix)).cloned().unwrap_or_else(|| panic!("no {prefix} button in {ids:?}"))
+}
+
+/// Checks that the message shows exactly one board: an embed pointing at an attached PNG that
+/// decodes to a square picture of the configured size.
+pub fn assert_board(message: &Message) {
+    assert_eq!(message.attachments.len(), 1, "{}", message.content);
+    let attachment = &message.attachments[0];
+    assert!(attachment.filename.ends_with(".png"), "{}", attachment.filename);
+    let image = message.embeds[0]["image"]["url"].as_str().unwrap_or_default();
+    assert_eq!(image, format!("attachment://{}", attachment.filename));
+    let decoder = png::Decoder::new(std::io::Cursor::new(&attachment.bytes));
+    let mut reader = decoder.read_info().expect("a valid PNG header");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let frame = reader.next_frame(&mut pixels).expect("valid PNG data");
+    assert_eq!(frame.width, 320, "the board's width");
+    assert!(frame.height >= 320, "the board's height");
+    assert!(attachment.description.as_deref().is_some_and(|alt| alt.contains("board")), "alt text");
+}

@@ -157,7 +157,7 @@ pub fn swiss_round(field: &[Player], played: &[Round]) -> Result<Vec<NewPairing>
     let ok = |a: usize, b: usize| compatible(&records[a], &records[b]);
     let all: Vec<usize> = (0..records.len()).collect();
 
-    let bye = if all.len() % 2 == 1 {
+    let bye = if !all.len().is_multiple_of(2) {
         let mut eligible: Vec<usize> = all.iter().copied().filter(|&i| !records[i].had_bye).collect();
         // Lowest score group first, lowest ranked first within it: the reverse of the ranking.
         eligible.reverse();
@@ -250,7 +250,7 @@ fn a_is_white(a: &Record, b: &Record, board: usize) -> bool {
         return a_white;
     }
     match (a.preference(), b.preference()) {
-        (None, None) => board % 2 == 0,
+        (None, None) => board.is_multiple_of(2),
         (Some((colour, _)), None) => colour,
         (None, Some((colour, _))) => !colour,
         (Some((ca, _)), Some((cb, _))) if ca != cb => ca,

@@ -183,7 +183,7 @@ fn random_tournament(n: usize, seed: u64) {
             Err(PairingError::NoLegalPairing { round }) => {
                 assert_eq!(round, number);
                 assert!(active.len() <= SMALL, "round {number}: no pairing for {} players", active.len());
-                let possible = if active.len() % 2 == 0 {
+                let possible = if active.len().is_multiple_of(2) {
                     pairable(&seen, &active)
                 } else {
                     eligible(&seen).iter().any(|&b| pairable_without(&seen, &active, b))

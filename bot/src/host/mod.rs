@@ -18,6 +18,7 @@ pub mod clock;
 pub mod command;
 pub mod rating;
 pub mod reply;
+pub mod tournament;
 
 mod challenge;
 mod end;

@@ -20,6 +20,7 @@ pub mod rating;
 pub mod reply;
 pub mod tournament;
 
+mod arbiter;
 mod challenge;
 mod end;
 mod info;
@@ -37,7 +38,7 @@ use data::AsyncStore;
 use render::{Renderer, Theme};
 
 pub use clock::{Clock, ManualClock, SystemClock, TimeControl};
-pub use command::{Command, CommandError, Mention, COMMANDS};
+pub use command::{Command, CommandError, Mention, Starts, TournamentCommand, COMMANDS};
 pub use reply::{Button, ButtonStyle, Image, Message, Reply, ShownBoard, User};
 
 /// How a host is set up.
@@ -78,6 +79,9 @@ pub struct Request {
     pub server: Option<String>,
     pub channel: String,
     pub user: User,
+    /// Whether the user may manage this server's tournaments (on Discord, the Manage Server
+    /// permission): they may start, withdraw from and cancel any tournament, as its organiser may.
+    pub manager: bool,
     /// Unique per user action (an interaction id, a console line): a retried request moves once.
     pub request_id: String,
     pub command: Command,
@@ -153,22 +157,34 @@ impl Host {
             Command::Leaderboard { variant } => info::leaderboard(&cx, *variant).await,
             Command::History { user } => info::history(&cx, user.as_ref()).await,
             Command::Help => Ok(info::help()),
+            Command::Tournament(command) => arbiter::handle(&cx, command).await,
         };
-        handled.unwrap_or_else(Refusal::into_reply)
+        let mut reply = handled.unwrap_or_else(Refusal::into_reply);
+        // A command that may have ended a tournament game: its round may be complete now, and
+        // the next one is paired at once rather than at the next tick.
+        if matches!(request.command, Command::Move { .. } | Command::Resign { .. } | Command::Draw { .. })
+            && !reply.is_error()
+        {
+            reply.messages.extend(arbiter::advance_all(self, places).await);
+        }
+        reply
     }
 
     /// The scheduler's step: ends the games whose player to move ran out of time, expires
-    /// challenges nobody answered, and records that the host is alive. Returns the
+    /// challenges nobody answered, records that the host is alive, and runs the tournaments
+    /// (starts those due, opens their games in places from `places`, pairs rounds). Returns the
     /// announcements, each with its channel set.
-    pub async fn tick(&self) -> Vec<Message> {
-        match schedule::tick(self).await {
+    pub async fn tick(&self, places: &dyn Places) -> Vec<Message> {
+        let mut messages = match schedule::tick(self).await {
             Ok(messages) => messages,
             // The next tick tries again; nothing was changed.
             Err(refusal) => {
                 eprintln!("chimera: the scheduler's step failed: {}", refusal.text());
                 Vec::new()
             }
-        }
+        };
+        messages.extend(arbiter::advance_all(self, places).await);
+        messages
     }
 }
 

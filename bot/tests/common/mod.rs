@@ -57,7 +57,7 @@ impl Harness {
     }
 
     pub async fn tick(&self) -> Vec<Message> {
-        self.host().tick().await
+        self.console().tick().await
     }
 
     /// Runs a console line (`alice: /move e4`).

@@ -4,13 +4,13 @@
 
 pub mod berger;
 pub mod knockout;
-// pub mod swiss;
+pub mod swiss;
 
 use data::{PairingResult, PlayerId};
 
 pub use berger::{berger_table, round_robin_round, round_robin_rounds};
 pub use knockout::{knockout_round, knockout_rounds, knockout_winner};
-// pub use swiss::swiss_round;
+pub use swiss::swiss_round;
 
 /// One entrant as pairing sees them.
 #[derive(Clone, Debug, PartialEq)]

@@ -68,7 +68,7 @@ impl Renderer {
         small.draw(&mut canvas, &subtitle, margin as i32, (margin + TITLE + SUBTITLE * 2) as i32, Ink::Muted);
 
         let baseline = |row: u32| (header_top + row_h * row + (row_h + TEXT) / 2) as i32;
-        let mut draw_row = |canvas: &mut Canvas, cells: Vec<String>, row: u32, ink: Ink, name_ink: Ink| {
+        let draw_row = |canvas: &mut Canvas, cells: Vec<String>, row: u32, ink: Ink, name_ink: Ink| {
             let mut x = margin as i32;
             for (i, (c, &w)) in cells.iter().zip(&widths).enumerate() {
                 if i == 1 {

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test file uses its own part of the harness
 
+pub mod event;
+
 use std::sync::Arc;
 
 use chimera::console::Console;

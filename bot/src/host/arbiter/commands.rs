@@ -197,7 +197,11 @@ async fn start(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
     let event = resolve(cx, id, false).await?;
     may_direct(cx, &event, "start")?;
     if event.t.state != TournamentState::Open {
-        return told(format!("{} is {}; only an open tournament can start.", show::capital(&event.title()), event.t.state));
+        return told(format!(
+            "{} is {}; only an open tournament can start.",
+            show::capital(&event.title()),
+            event.t.state
+        ));
     }
     match rounds::start(cx.host, cx.places, event.t.id).await {
         Ok(messages) => Ok(Reply { messages }),
@@ -305,7 +309,10 @@ async fn withdraw(cx: &Ctx<'_>, who: &Mention, id: Option<TournamentId>) -> Hand
     if let Some((f, now_event)) = &forfeited {
         let opponent = if f.pairing.white == pid { f.pairing.black } else { Some(f.pairing.white) };
         let opponent = opponent.map_or("?".to_string(), |o| now_event.name(o).to_string());
-        text.push_str(&format!(" Their game in round {} is forfeited: {opponent} wins by forfeit.", now_event.rounds.len()));
+        text.push_str(&format!(
+            " Their game in round {} is forfeited: {opponent} wins by forfeit.",
+            now_event.rounds.len()
+        ));
         if let Some(game) = &f.game {
             messages.push(
                 Message::text(format!(

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use data::{Entrant, Game, GameId, Pairing, Player, PlayerId, ReadTx, Round, Tournament, TournamentState};
 
 use super::super::clock::TimeControl;
+use super::super::table::user_of;
 use super::super::tournament::pairing;
 use super::super::User;
-use super::super::table::user_of;
 
 /// The rating an entrant without one starts from (the host's default Glicko rating).
 const UNRATED: i64 = 1500;

@@ -240,7 +240,10 @@ mod tests {
     #[test]
     fn subcommands_and_help() {
         assert_eq!(parse("/tournament join").unwrap(), TournamentCommand::Join { id: None });
-        assert_eq!(parse("/tournament pairings round:2 id:3").unwrap(), TournamentCommand::Pairings { round: Some(2), id: Some(3) });
+        assert_eq!(
+            parse("/tournament pairings round:2 id:3").unwrap(),
+            TournamentCommand::Pairings { round: Some(2), id: Some(3) }
+        );
         assert_eq!(
             parse("/tournament withdraw player:@bob id:1").unwrap(),
             TournamentCommand::Withdraw { player: super::super::super::command::Mention("bob".into()), id: Some(1) }

@@ -184,7 +184,6 @@ async fn advance_from(
         if fresh {
             let event = host.store().read(move |tx| Event::load(tx, id)).await?;
             messages.push(show::round_announcement(&event));
-            fresh = false;
         }
         if !needed.is_empty() || round.finished_at.is_some() || round.pairings.iter().any(|p| p.result.is_none()) {
             break;
@@ -220,13 +219,8 @@ async fn open_game(
         (_, None) => return Ok(Vec::new()),
     };
     let what = if decider { " · decider" } else { "" };
-    let title = format!(
-        "Round {} · Board {}{what} · {} vs {}",
-        round.number,
-        p.board,
-        event.name(white),
-        event.name(black)
-    );
+    let title =
+        format!("Round {} · Board {}{what} · {} vs {}", round.number, p.board, event.name(white), event.name(black));
     let now = host.now();
     let new = NewGame {
         platform: event.t.platform.clone(),
@@ -284,11 +278,7 @@ enum Closed {
 
 /// Finishes a round whose pairings all have results, and pairs the next one (saying so) or
 /// finishes the tournament, in one commit.
-async fn close_round(
-    host: &Host,
-    id: TournamentId,
-    round_id: data::RoundId,
-) -> Result<(Vec<Message>, bool), Refusal> {
+async fn close_round(host: &Host, id: TournamentId, round_id: data::RoundId) -> Result<(Vec<Message>, bool), Refusal> {
     let now = host.now();
     let closed = host
         .store()

@@ -3,4 +3,4 @@
 //! anything after a restart.
 
 pub mod pairing;
-// pub mod tiebreak;
+pub mod tiebreak;

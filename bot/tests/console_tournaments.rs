@@ -48,8 +48,8 @@ async fn a_nine_player_swiss_runs_from_sign_up_to_the_prize_table() {
     let mut k = 0;
     for round in 1..=4u32 {
         let boards = d.new_boards();
-        let expected_games = if round <= 2 { 4 } else { 4 };
-        assert_eq!(boards.len(), expected_games, "round {round}: {boards:?}");
+        // Nine players make four games and a bye; eight (after the withdrawal) four games.
+        assert_eq!(boards.len(), 4, "round {round}: {boards:?}");
         assert!(boards.iter().all(|b| b.round == round));
         // The games of a round are each in a place of their own, both players called.
         let channels: std::collections::HashSet<&str> = boards.iter().map(|b| b.channel.as_str()).collect();
@@ -135,4 +135,176 @@ async fn a_nine_player_swiss_runs_from_sign_up_to_the_prize_table() {
     assert_eq!(read_standings(&common::text(&again)), shown);
     let r2 = common::text(&d.ok("p5: /tournament pairings round:2").await);
     assert!(r2.contains(&format!("{withdrawn} (Black)")) && r2.contains("wins by forfeit"), "{r2}");
+}
+
+#[tokio::test]
+async fn a_knockout_settles_a_drawn_game_with_an_armageddon_decider() {
+    let mut d = Driver::new().await;
+    d.ok("kate: /tournament create name:Cup variant:chess format:knockout time:10+0").await;
+    for p in ["k1", "k2", "k3", "k4"] {
+        d.ok(&format!("{p}: /tournament join")).await;
+    }
+    let started = common::text(&d.ok("kate: /tournament start").await);
+    assert!(started.contains("knockout, 2 rounds"), "{started}");
+    let semis = d.new_boards();
+    assert_eq!(semis.len(), 2);
+    // Equal ratings: seeds in joining order, 1 v 4 and 2 v 3, the higher seed White.
+    assert_eq!((semis[0].white.as_str(), semis[0].black.as_str()), ("k1", "k4"));
+    assert_eq!((semis[1].white.as_str(), semis[1].black.as_str()), ("k2", "k3"));
+    assert!(d.err(&format!("k1@{}: /abort", semis[0].channel)).await.starts_with("Tournament games cannot be aborted"));
+
+    d.finish(&semis[0], Finish::Draw).await;
+    let decider = d.new_boards();
+    assert_eq!(decider.len(), 1, "{decider:?}");
+    let decider = &decider[0];
+    assert!(decider.decider && decider.round == 1 && decider.board == 1);
+    assert_eq!((decider.white.as_str(), decider.black.as_str()), ("k4", "k1"), "colours reversed");
+    assert_ne!(decider.channel, semis[0].channel, "a new thread");
+    assert!(!d.said("play a decider in #").is_empty());
+    // The decider is drawn too: Armageddon sends its Black, k1, through.
+    d.finish(decider, Finish::Draw).await;
+    assert!(d.new_boards().is_empty(), "the other semi-final is still on");
+    d.finish(&semis[1], Finish::BlackMates).await;
+    let pairings = common::text(&d.ok("k2: /tournament pairings round:1").await);
+    assert!(pairings.contains("Board 1: k1 (White) vs k4 (Black): 1-0 after a decider"), "{pairings}");
+    assert!(pairings.contains("Board 2: k2 (White) vs k3 (Black): 0-1"), "{pairings}");
+
+    let final_ = d.new_boards();
+    assert_eq!(final_.len(), 1);
+    let mut players = [final_[0].white.as_str(), final_[0].black.as_str()];
+    players.sort();
+    assert_eq!(players, ["k1", "k3"]);
+    let white = final_[0].white.clone();
+    d.finish(&final_[0], Finish::WhiteMates).await;
+    let over = d.said("Final standings");
+    assert_eq!(over.len(), 1);
+    assert!(over[0].contains(&format!("{white} wins!")), "{}", over[0]);
+    assert!(d.ok("k1: /tournament list").await.messages[0].text.contains("finished"));
+}
+
+#[tokio::test]
+async fn a_round_robin_of_four_plays_everyone_once() {
+    let mut d = Driver::new().await;
+    d.ok("rita: /tournament create name:\"Club RR\" variant:golem format:round-robin time:3d rated:no").await;
+    let field = ["r1", "r2", "r3", "r4"];
+    for p in field {
+        d.ok(&format!("{p}: /tournament join")).await;
+    }
+    d.ok("rita: /tournament start").await;
+    let mut results = Vec::new();
+    for round in 1..=3 {
+        let boards = d.new_boards();
+        assert_eq!(boards.len(), 2, "round {round}");
+        for b in boards {
+            // Golem Chess: White resigns on board 1, Black on board 2.
+            let finish = if b.board == 1 { Finish::WhiteResigns } else { Finish::BlackResigns };
+            let scores = d.finish(&b, finish).await;
+            results.push(played(&b, scores));
+        }
+    }
+    assert!(d.new_boards().is_empty());
+    let final_text = d.said("Final standings").pop().expect("final standings");
+    let shown = read_standings(&final_text);
+    let expected = expected_standings(&field, 3, &results);
+    for p in field {
+        assert_eq!(shown[p].games, 3, "{p} met everyone");
+        assert_eq!(shown[p], expected[p], "{p}\n{final_text}");
+    }
+}
+
+#[tokio::test]
+async fn a_restart_mid_round_loses_nothing_and_the_tournament_goes_on() {
+    let mut d = Driver::new().await;
+    d.ok("olga: /tournament create name:Resilient variant:chess format:swiss rounds:2 time:10+0").await;
+    for p in ["a1", "a2", "a3", "a4"] {
+        d.ok(&format!("{p}: /tournament join")).await;
+    }
+    d.ok("olga: /tournament start").await;
+    let round1 = d.new_boards();
+    assert_eq!(round1.len(), 2);
+    d.finish(&round1[0], Finish::WhiteMates).await;
+    // Half the second game before the host goes down.
+    let b = &round1[1];
+    d.ok(&format!("{}@{}: /move f3", b.white, b.channel)).await;
+    d.h.restart_after(10 * MINUTE).await;
+    assert!(d.tick().await.is_empty(), "nothing to redo after the restart");
+    let standings = common::text(&d.ok("a1: /tournament standings").await);
+    assert!(standings.contains("standings so far"), "{standings}");
+    assert_eq!(read_standings(&standings)[&round1[0].white].points, 1.0, "the result before the restart stands");
+    // The game goes on where it stood.
+    d.ok(&format!("{}@{}: /move e5", b.black, b.channel)).await;
+    d.ok(&format!("{}@{}: /move g4", b.white, b.channel)).await;
+    d.ok(&format!("{}@{}: /move Qh4#", b.black, b.channel)).await;
+    let round2 = d.new_boards();
+    assert_eq!(round2.len(), 2, "round 2 is paired and opened by itself after the restart");
+    let channels: std::collections::HashSet<&str> = round2.iter().map(|b| b.channel.as_str()).collect();
+    assert_eq!(channels.len(), 2);
+    for b in &round2 {
+        d.finish(b, Finish::Draw).await;
+    }
+    assert_eq!(d.said("Final standings").len(), 1);
+}
+
+#[tokio::test]
+async fn refusals_are_specific_and_change_nothing() {
+    let mut d = Driver::new().await;
+    assert!(d
+        .err("amy: /tournament create name:X variant:chess format:knockout rounds:3")
+        .await
+        .contains("Swiss only"));
+    assert!(d
+        .err("amy: /tournament create name:X variant:chess format:ladder")
+        .await
+        .contains("`swiss`, `round-robin` or `knockout`"));
+    assert!(d.err("amy: /tournament create name:X variant:nope format:swiss").await.contains("nope"));
+    assert!(d
+        .err("amy: /tournament create name:X variant:chess format:swiss starts:2001-01-01T00:00")
+        .await
+        .contains("has passed"));
+    assert!(d.err("amy: /tournament join").await.starts_with("There is no open or running tournament here."));
+    assert_eq!(
+        d.ok("amy: /tournament list").await.messages[0].text,
+        "No tournaments here yet. `/tournament create name:... variant:chess format:swiss` makes one."
+    );
+
+    d.ok("amy: /tournament create name:Mine variant:chess format:swiss rounds:3").await;
+    d.ok("bea: /tournament join").await;
+    assert!(d.err("bea: /tournament join").await.starts_with("You have already joined"));
+    assert!(d.err("cat: /tournament leave").await.starts_with("You have not joined"));
+    let not_yet = d.err("amy: /tournament start").await;
+    assert_eq!(not_yet, "Tournament 1 \"Mine\" needs at least 4 players to start and has 1.");
+    for p in ["cat", "dan", "eve"] {
+        d.ok(&format!("{p}: /tournament join")).await;
+    }
+    let organiser_only = "Only amy (the organiser) or a server manager may";
+    assert!(d.err("bea: /tournament start").await.starts_with(&format!("{organiser_only} start")));
+    assert!(d.err("bea: /tournament cancel").await.starts_with(&format!("{organiser_only} cancel")));
+    assert!(d.err("bea: /tournament withdraw player:@cat").await.starts_with(&format!("{organiser_only} withdraw")));
+    assert!(d.err("amy: /tournament withdraw player:@zed").await.starts_with("zed is not in tournament 1"));
+    assert!(d.err("amy: /tournament start id:9").await.starts_with("There is no tournament 9 here"));
+    let before = d.ok("bea: /tournament list").await.messages[0].text.clone();
+    assert!(before.contains("open, starts when its organiser says; 4 players"), "{before}");
+
+    // A server manager may start someone else's tournament.
+    d.ok("admin: /tournament start").await;
+    assert_eq!(d.new_boards().len(), 2);
+    assert!(d.err("bea: /tournament leave").await.contains("has started, so you can no longer leave it"));
+    assert!(d.err("fay: /tournament join").await.contains("entries are closed"));
+    assert!(d.err("amy: /tournament start").await.contains("only an open tournament can start"));
+    assert!(d.err("amy: /tournament pairings round:5").await.contains("has no round 5"));
+    let after = d.ok("bea: /tournament list").await.messages[0].text.clone();
+    assert!(after.contains("running, round 1 of 3; 4 players"), "{after}");
+
+    // A second tournament makes the id necessary.
+    d.ok("gus: /tournament create name:Other variant:golem format:knockout").await;
+    let which = d.err("bea: /tournament standings").await;
+    assert!(
+        which.starts_with("Several tournaments are on here: tournament 1 \"Mine\", tournament 2 \"Other\"")
+            || which.starts_with("Several tournaments are on here: tournament 2 \"Other\", tournament 1 \"Mine\""),
+        "{which}"
+    );
+
+    let cancelled = common::text(&d.ok("amy: /tournament cancel id:1").await);
+    assert!(cancelled.contains("amy cancels tournament 1 \"Mine\"; 2 game(s) in progress are stopped"), "{cancelled}");
+    assert!(d.err("amy: /tournament cancel id:1").await.contains("is already cancelled"));
 }

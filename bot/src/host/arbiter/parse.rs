@@ -9,6 +9,13 @@ const SUBCOMMANDS: &str = "create, join, leave, start, standings, pairings, with
 pub(crate) const NAME_LENGTH: usize = 60;
 
 pub(crate) fn parse_command(mut a: Args) -> Result<TournamentCommand, CommandError> {
+    // Two-letter keys read as move text elsewhere (`Nb:d4`); here `id:3` is an option.
+    for arg in a.args.iter_mut().filter(|arg| arg.key.is_none()) {
+        if let Some(id) = arg.value.strip_prefix("id:").or_else(|| arg.value.strip_prefix("ID:")) {
+            arg.value = id.to_string();
+            arg.key = Some("id".to_string());
+        }
+    }
     let sub = a.take("action", true).map(|s| s.to_ascii_lowercase());
     let Some(sub) = sub else {
         return Err(CommandError::Missing {

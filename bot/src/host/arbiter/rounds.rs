@@ -92,7 +92,7 @@ pub(crate) async fn start(host: &Host, places: &dyn Places, id: TournamentId) ->
         .write(move |tx| {
             let mut event = Event::load(tx, id)?;
             if event.t.state != TournamentState::Open {
-                return Ok(Err(format!("{} is {}, so it cannot start.", event.title(), event.t.state)));
+                return Ok(Err(format!("{} is {}, so it cannot start.", show::capital(&event.title()), event.t.state)));
             }
             let n = event.entrants.len();
             if n < minimum_players(&event.t) {
@@ -106,7 +106,7 @@ pub(crate) async fn start(host: &Host, places: &dyn Places, id: TournamentId) ->
             event.t.rounds = Some(rounds_for(&event.t, n));
             let pairings = match pair(&event, &event.field()) {
                 Ok(p) => p,
-                Err(e) => return Ok(Err(format!("{} cannot start: {e}.", event.title()))),
+                Err(e) => return Ok(Err(format!("{} cannot start: {e}.", show::capital(&event.title())))),
             };
             for e in &event.entrants {
                 tx.set_start_rating(id, e.player, e.start_rating.unwrap_or_default())?;
@@ -125,7 +125,7 @@ pub(crate) async fn start(host: &Host, places: &dyn Places, id: TournamentId) ->
 fn too_few(event: &Event) -> String {
     format!(
         "{} needs at least {} players to start and has {}.",
-        event.title(),
+        show::capital(&event.title()),
         minimum_players(&event.t),
         event.entrants.len()
     )

@@ -55,7 +55,7 @@ impl Renderer {
         let table_w: u32 = widths.iter().sum::<u32>() + gap * widths.len().saturating_sub(1) as u32;
         let title = table.title.to_uppercase();
         let subtitle = table.subtitle.to_uppercase();
-        let width = (table_w + 2 * margin).max(320).min(1600);
+        let width = (table_w + 2 * margin).clamp(320, 1600);
         let inner = width - 2 * margin;
         let title = title_font.fit(&title, inner);
         let subtitle = small.fit(&subtitle, inner);

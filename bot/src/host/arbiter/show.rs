@@ -160,7 +160,7 @@ pub(crate) fn standings(event: &Event) -> Vec<Standing> {
     tiebreak::standings(&event.field(), &event.rounds)
 }
 
-const COLUMNS: [&str; 10] = ["#", "Player", "Pts", "Buchholz", "S-B", "DE", "Games", "W", "D", "L"];
+const COLUMNS: [&str; 10] = ["Rank", "Player", "Pts", "Buchholz", "S-B", "DE", "Games", "W", "D", "L"];
 
 /// The rows of the standings table as text cells.
 fn rows(event: &Event, standings: &[Standing]) -> Vec<Vec<String>> {
@@ -224,7 +224,7 @@ pub(crate) fn standings_image(host: &Host, event: &Event, standings: &[Standing]
     );
     let table = render::StandingsTable {
         title: event.t.name.clone(),
-        subtitle: format!("{subtitle}. {}", event.terms()),
+        subtitle: format!("{subtitle}, {}", variant_name(&event.t.variant)),
         columns: COLUMNS.iter().map(|c| c.to_string()).collect(),
         rows: rows(event, standings),
     };
@@ -240,6 +240,10 @@ pub(crate) fn standings_image(host: &Host, event: &Event, standings: &[Standing]
         alt: format!("{}: {subtitle}: {alt}", event.t.name),
         board: None,
     }
+}
+
+fn variant_name(id: &str) -> String {
+    id.parse::<rules::Variant>().map_or(id.to_string(), |v| v.name().to_string())
 }
 
 /// The end of a tournament: the winner, the final standings with tie-breaks, and the picture.

@@ -41,6 +41,11 @@ async fn a_nine_player_swiss_runs_from_sign_up_to_the_prize_table() {
     d.h.advance(HOUR);
     let started = d.tick().await;
     assert!(started.iter().any(|m| m.text.starts_with("Tournament 1 \"Autumn Swiss\" begins")), "the tick starts it");
+    let announced =
+        started.iter().find(|m| m.text.starts_with("Tournament 1 \"Autumn Swiss\": round 1 of 4.")).unwrap();
+    assert_eq!(announced.channel.as_deref(), Some("general"));
+    assert_eq!(announced.text.matches(" in #general-").count(), 4, "each game's place: {}", announced.text);
+    assert_eq!(announced.mentions.len(), 9);
 
     let mut results: Vec<Played> = Vec::new();
     let mut withdrawn = None;
@@ -308,4 +313,30 @@ async fn refusals_are_specific_and_change_nothing() {
     let cancelled = common::text(&d.ok("amy: /tournament cancel id:1").await);
     assert!(cancelled.contains("amy cancels tournament 1 \"Mine\"; 2 game(s) in progress are stopped"), "{cancelled}");
     assert!(d.err("amy: /tournament cancel id:1").await.contains("is already cancelled"));
+}
+
+#[tokio::test]
+async fn a_tournament_due_with_too_few_players_is_cancelled_and_help_explains_the_rules() {
+    let mut d = Driver::new().await;
+    d.ok("ida: /tournament create name:Lonely variant:werewolf format:round-robin starts:30m").await;
+    d.ok("joe: /tournament join").await;
+    d.h.advance(29 * MINUTE);
+    assert!(d.tick().await.is_empty());
+    d.h.advance(MINUTE);
+    let cancelled = d.tick().await;
+    assert_eq!(cancelled.len(), 1, "{cancelled:?}");
+    assert_eq!(
+        cancelled[0].text,
+        "Tournament 1 \"Lonely\" needs at least 2 players to start and has 1. Its start time has come, so it is cancelled."
+    );
+    assert_eq!(cancelled[0].channel.as_deref(), Some("general"));
+    assert!(d.tick().await.is_empty(), "cancelled once");
+    assert!(d.ok("joe: /tournament list").await.messages[0].text.contains("cancelled"));
+
+    let help = common::text(&d.ok("joe: /help tournament").await);
+    for needle in ["Buchholz", "Sonneborn-Berger", "direct encounter", "Armageddon", "Byes", "withdraw", "Berger"] {
+        assert!(help.contains(needle), "{needle}: {help}");
+    }
+    assert_eq!(common::text(&d.ok("joe: /tournament help").await), help);
+    assert!(common::text(&d.ok("joe: /help").await).contains("/tournament create|join|leave"));
 }

@@ -79,14 +79,15 @@ pub fn round_robin_round(field: &[Player], round: u32, double: bool) -> Result<V
     let player = |number: usize| order.get(number - 1);
     let pairings = berger_table(n, table_round)
         .into_iter()
-        .map(|(w, b)| {
+        .filter_map(|(w, b)| {
             let (w, b) = if swap { (b, w) } else { (w, b) };
+            // A table pair names at most one dummy, so (None, None) never happens.
             match (player(w), player(b)) {
-                (Some(w), Some(b)) => game(w, b),
+                (Some(w), Some(b)) => Some(game(w, b)),
                 (Some(p), None) | (None, Some(p)) => {
-                    NewPairing { white: p.id, black: None, result: Some(PairingResult::BlackWins) }
+                    Some(NewPairing { white: p.id, black: None, result: Some(PairingResult::BlackWins) })
                 }
-                (None, None) => unreachable!("a table pair names at most one dummy"),
+                (None, None) => None,
             }
         })
         .collect();

@@ -10,8 +10,9 @@
 //! `offers`, `info`), taking a [`Ctx`] with the request and the host's shared parts. A command
 //! either succeeds with a reply, or changes nothing and says why ([`Refusal`], shown privately).
 //!
-//! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out and expires old
-//! challenges. Adapters call it about once a second; see `schedule.rs` for how the host keeps
+//! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out, expires old
+//! challenges, and runs the tournaments (`arbiter`: starting them, pairing rounds, opening
+//! their games in places the adapter gives). Adapters call it about once a second; see `schedule.rs` for how the host keeps
 //! clocks fair across its own downtime.
 
 pub mod clock;
@@ -90,7 +91,8 @@ pub struct Request {
 /// What the adapter provides beyond a reply: a fresh place for a game when its channel has one.
 #[async_trait]
 pub trait Places: Send + Sync {
-    /// Opens a new channel for a game (on Discord, a thread under `parent_channel`) and returns
+    /// Opens a new channel for a game (on Discord, a thread under `parent_channel` named
+    /// `title`, such as `Round 2 · Board 3 · alice vs bob` for a tournament game) and returns
     /// its id.
     async fn open_place(&self, parent_channel: &str, title: &str) -> anyhow::Result<String>;
 }

@@ -327,7 +327,7 @@ async fn withdraw(cx: &Ctx<'_>, who: &Mention, id: Option<TournamentId>) -> Hand
     }
     let mut reply = Reply::one(Message::text(text).mentioning(&user_of(&player)));
     reply.messages.extend(messages);
-    reply.messages.extend(rounds::advance(cx.host, cx.places, tid).await?);
+    reply.messages.extend(rounds::advance_after_commit(cx.host, cx.places, tid, false).await);
     Ok(reply)
 }
 

@@ -118,8 +118,25 @@ pub(crate) async fn start(host: &Host, places: &dyn Places, id: TournamentId) ->
         .await?;
     let event = started.map_err(NotStarted::Refused)?;
     let mut messages = vec![show::started(&event)];
-    messages.extend(advance_from(host, places, id, true).await.map_err(NotStarted::Failed)?);
+    messages.extend(advance_after_commit(host, places, id, true).await);
     Ok(messages)
+}
+
+/// [`advance`] after a command has committed its change: the command has succeeded whatever
+/// happens here, so a failure (no place for a game) is logged and left to the next tick.
+pub(crate) async fn advance_after_commit(
+    host: &Host,
+    places: &dyn Places,
+    id: TournamentId,
+    fresh: bool,
+) -> Vec<Message> {
+    match advance_from(host, places, id, fresh).await {
+        Ok(messages) => messages,
+        Err(refusal) => {
+            eprintln!("chimera: tournament {id}: {} (the scheduler tries again)", refusal.text());
+            Vec::new()
+        }
+    }
 }
 
 fn too_few(event: &Event) -> String {
@@ -178,6 +195,8 @@ async fn advance_from(
         }
         let Some(round) = event.current() else { break };
         let needed: Vec<&Pairing> = round.pairings.iter().filter(|p| needs_game(&event, p)).collect();
+        // A round whose games open only now (after a failure, at a later step) is announced now.
+        fresh |= !needed.is_empty() && round.pairings.iter().all(|p| p.game.is_none());
         for p in &needed {
             messages.extend(open_game(host, places, &event, round, p).await?);
         }

@@ -20,11 +20,12 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/001_games.sql")),
         M::up(include_str!("migrations/002_tournaments.sql")),
         M::up(include_str!("migrations/003_host.sql")),
+        M::up(include_str!("migrations/004_tournament_play.sql")),
     ])
 }
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: usize = 3;
+pub const SCHEMA_VERSION: usize = 4;
 
 /// How long a connection waits for another one's write lock before giving up with `SQLITE_BUSY`.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

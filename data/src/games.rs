@@ -360,7 +360,14 @@ impl WriteTx<'_> {
             .execute(params![game.id, finish.result, finish.reason, now])?;
         self.clear_offers(game.id, None)?;
         if let Some(pairing) = game.pairing {
-            self.set_pairing_result(pairing, Some(finish.result.into()))?;
+            // A decider is played in the pairing's colours reversed.
+            let reversed = self.pairing(pairing)?.white != game.white;
+            let result = match (finish.result, reversed) {
+                (GameResult::WhiteWins, true) => GameResult::BlackWins,
+                (GameResult::BlackWins, true) => GameResult::WhiteWins,
+                (result, _) => result,
+            };
+            self.set_pairing_result(pairing, Some(result.into()))?;
         }
         self.game(game.id)
     }

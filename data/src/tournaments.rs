@@ -67,6 +67,8 @@ pub struct NewTournament {
     pub time_control: Option<TimeControl>,
     pub rated: bool,
     pub starts_at: Millis,
+    /// Round robin only: every pair meets twice, colours reversed.
+    pub double: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +85,7 @@ pub struct Tournament {
     pub time_control: Option<TimeControl>,
     pub rated: bool,
     pub starts_at: Millis,
+    pub double: bool,
     pub state: TournamentState,
     pub created_at: Millis,
     pub updated_at: Millis,
@@ -103,6 +106,7 @@ impl Tournament {
             time_control: TimeControl::from_columns(row.get("base_ms")?, row.get("increment_ms")?),
             rated: row.get("rated")?,
             starts_at: row.get("starts_at")?,
+            double: row.get("double_round_robin")?,
             state: row.get("state")?,
             created_at: row.get("created_at")?,
             updated_at: row.get("updated_at")?,
@@ -111,7 +115,7 @@ impl Tournament {
 }
 
 const COLUMNS: &str = "id, platform, server, channel, organiser_id, name, variant, format, \
-    rounds, base_ms, increment_ms, rated, starts_at, state, created_at, updated_at";
+    rounds, base_ms, increment_ms, rated, starts_at, double_round_robin, state, created_at, updated_at";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entrant {
@@ -119,6 +123,9 @@ pub struct Entrant {
     pub joined_at: Millis,
     /// Set when they left a running tournament: they are paired no more but keep their games.
     pub withdrawn_at: Option<Millis>,
+    /// Their rating when the tournament started (set by [`WriteTx::set_start_rating`]): it
+    /// fixes their starting rank for the whole event.
+    pub start_rating: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,10 +207,20 @@ impl ReadTx<'_> {
         Ok(tournaments.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The open and running tournaments of a platform, oldest first: for the scheduler.
+    pub fn live_tournaments(&self, platform: &str) -> Result<Vec<Tournament>> {
+        let mut stmt = self.conn().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM tournaments WHERE platform = ?1 AND state IN ('open', 'running')
+             ORDER BY id"
+        ))?;
+        let tournaments = stmt.query_map([platform], Tournament::from_row)?;
+        Ok(tournaments.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Entrants in the order they joined.
     pub fn entrants(&self, tournament: TournamentId) -> Result<Vec<Entrant>> {
         let mut stmt = self.conn().prepare_cached(
-            "SELECT player_id, joined_at, withdrawn_at FROM entrants
+            "SELECT player_id, joined_at, withdrawn_at, start_rating FROM entrants
              WHERE tournament_id = ?1 ORDER BY joined_at, player_id",
         )?;
         let entrants = stmt.query_map([tournament], |row| {
@@ -211,6 +228,7 @@ impl ReadTx<'_> {
                 player: row.get("player_id")?,
                 joined_at: row.get("joined_at")?,
                 withdrawn_at: row.get("withdrawn_at")?,
+                start_rating: row.get("start_rating")?,
             })
         })?;
         Ok(entrants.collect::<rusqlite::Result<_>>()?)
@@ -273,8 +291,8 @@ impl WriteTx<'_> {
             .prepare_cached(
                 "INSERT INTO tournaments (platform, server, channel, organiser_id, name, variant,
                      format, rounds, base_ms, increment_ms, rated, starts_at, state, created_at,
-                     updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', ?13, ?13)
+                     updated_at, double_round_robin)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', ?13, ?13, ?14)
                  RETURNING id",
             )?
             .query_row(
@@ -291,7 +309,8 @@ impl WriteTx<'_> {
                     increment_ms,
                     new.rated,
                     new.starts_at,
-                    now
+                    now,
+                    new.double
                 ],
                 |row| row.get(0),
             )?;
@@ -326,7 +345,7 @@ impl WriteTx<'_> {
         self.conn()
             .prepare_cached("INSERT INTO entrants (tournament_id, player_id, joined_at) VALUES (?1, ?2, ?3)")?
             .execute(params![id, player, now])?;
-        Ok(Entrant { player, joined_at: now, withdrawn_at: None })
+        Ok(Entrant { player, joined_at: now, withdrawn_at: None, start_rating: None })
     }
 
     /// Takes `player` out of a tournament that has not started: as if they never joined.
@@ -353,11 +372,28 @@ impl WriteTx<'_> {
             .prepare_cached(
                 "UPDATE entrants SET withdrawn_at = coalesce(withdrawn_at, ?3)
                  WHERE tournament_id = ?1 AND player_id = ?2
-                 RETURNING player_id, joined_at, withdrawn_at",
+                 RETURNING player_id, joined_at, withdrawn_at, start_rating",
             )?
             .query_row(params![id, player, now], |row| {
-                Ok(Entrant { player: row.get(0)?, joined_at: row.get(1)?, withdrawn_at: row.get(2)? })
+                Ok(Entrant {
+                    player: row.get(0)?,
+                    joined_at: row.get(1)?,
+                    withdrawn_at: row.get(2)?,
+                    start_rating: row.get(3)?,
+                })
             })?)
+    }
+
+    /// Records an entrant's rating at the start of the tournament.
+    pub fn set_start_rating(&self, id: TournamentId, player: PlayerId, rating: i64) -> Result<()> {
+        let changed = self
+            .conn()
+            .prepare_cached("UPDATE entrants SET start_rating = ?3 WHERE tournament_id = ?1 AND player_id = ?2")?
+            .execute(params![id, player, rating])?;
+        if changed == 0 {
+            return Err(Error::NotEntrant { tournament_id: id, player });
+        }
+        Ok(())
     }
 
     /// Starts the next round of a running tournament with its pairings, boards numbered in the
@@ -395,11 +431,14 @@ impl WriteTx<'_> {
         self.round(round)
     }
 
-    /// Starts the game of a pairing; its result will be the pairing's when it finishes.
-    /// The game's players must be the pairing's (`PairingMismatch`).
+    /// Starts a game of a pairing; its result will be the pairing's when it finishes. The
+    /// game's players must be the pairing's (`PairingMismatch`), in its colours or, for a
+    /// decider, reversed (the result is then turned round for the pairing).
     pub fn create_pairing_game(&self, pairing: PairingId, new: &NewGame, now: Millis) -> Result<Game> {
         let paired = self.pairing(pairing)?;
-        if paired.white != new.white || paired.black != Some(new.black) {
+        let same = paired.white == new.white && paired.black == Some(new.black);
+        let reversed = paired.white == new.black && paired.black == Some(new.white);
+        if !same && !reversed {
             return Err(Error::PairingMismatch { pairing_id: pairing, white: new.white, black: new.black });
         }
         self.insert_game(new, Some(pairing), now)

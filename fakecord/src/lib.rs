@@ -48,9 +48,9 @@
 //! # What it leaves out
 //!
 //! One shard; no rate limits; no permission checks (every user is a member of every guild with
-//! ordinary permissions); no DMs, roles, presences, voice, modals' submissions or role and
-//! attachment options; no zombie-connection detection (the bot's heartbeats are acknowledged and
-//! counted, never required).
+//! ordinary permissions, plus Manage Server after [`FakeDiscord::grant_manage_server`]); no DMs,
+//! roles, presences, voice, modals' submissions or role and attachment options; no
+//! zombie-connection detection (the bot's heartbeats are acknowledged and counted, never required).
 
 // `json!` recurses once per field, and a GUILD_CREATE has more fields than the default allows.
 #![recursion_limit = "256"]
@@ -157,7 +157,7 @@ impl FakeDiscord {
         let ids = ids::Snowflakes::default();
         // A bot user shares its application's id.
         let application = ids.next();
-        let bot = User { id: UserId(application), name: config.bot_name.clone(), bot: true };
+        let bot = User { id: UserId(application), name: config.bot_name.clone(), bot: true, manager: false };
         let world = World::new(
             format!("http://{address}"),
             format!("ws://{address}/gateway"),
@@ -233,11 +233,20 @@ impl FakeDiscord {
         id
     }
 
+    /// Gives `user` the Manage Server permission in every guild, as a server's admins have it.
+    pub fn grant_manage_server(&self, user: UserId) {
+        self.shared.write(|w| {
+            if let Some(user) = w.users.get_mut(&user) {
+                user.manager = true;
+            }
+        });
+    }
+
     /// Adds a person, a member of every guild (GUILD_MEMBER_ADD for bots with that intent).
     pub fn add_user(&self, name: &str) -> UserId {
         let id = UserId(self.shared.mint());
         self.shared.write(|w| {
-            let user = User { id, name: name.to_owned(), bot: false };
+            let user = User { id, name: name.to_owned(), bot: false, manager: false };
             let joins: Vec<Value> = w
                 .guilds
                 .values()

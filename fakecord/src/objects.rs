@@ -22,6 +22,9 @@ const MEMBER_PERMISSIONS: u64 = (1 << 10) // VIEW_CHANNEL
     | (1 << 36) // CREATE_PRIVATE_THREADS
     | (1 << 38); // SEND_MESSAGES_IN_THREADS
 
+/// The permission a server's managers hold ("Permissions", MANAGE_GUILD).
+const MANAGE_GUILD: u64 = 1 << 5;
+
 /// What the bot may do in a fake guild: a member's permissions plus managing threads and messages.
 const BOT_PERMISSIONS: u64 = MEMBER_PERMISSIONS | (1 << 13) /* MANAGE_MESSAGES */ | (1 << 34) /* MANAGE_THREADS */;
 
@@ -262,8 +265,10 @@ pub(crate) fn interaction(
 ) -> Value {
     let channel = &world.channels[&interaction.channel];
     let guild = &world.guilds[&channel.guild];
-    let mut member = member(guild, &world.users[&interaction.user]);
-    member["permissions"] = json!(MEMBER_PERMISSIONS.to_string());
+    let user = &world.users[&interaction.user];
+    let mut member = member(guild, user);
+    let permissions = if user.manager { MEMBER_PERMISSIONS | MANAGE_GUILD } else { MEMBER_PERMISSIONS };
+    member["permissions"] = json!(permissions.to_string());
     let mut json = json!({
         "id": interaction.id.to_string(),
         "application_id": world.application.to_string(),

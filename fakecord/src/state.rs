@@ -39,6 +39,8 @@ pub(crate) struct User {
     pub id: UserId,
     pub name: String,
     pub bot: bool,
+    /// Holds the Manage Server permission in every guild.
+    pub manager: bool,
 }
 
 #[derive(Clone, Debug)]

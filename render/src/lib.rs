@@ -1,5 +1,5 @@
 //! Chimera's pictures: a position of any variant, 8x8 or 10x10, as a small PNG in memory, and
-//! rule diagrams for every piece and the special rules.
+//! rule diagrams for every piece and the special rules, and tournament standings tables.
 //!
 //! Build one [`Renderer`] and share it. It parses the project's own piece art once and keeps
 //! the sprites of each picture size it has drawn, quantised to a fixed palette per [`Theme`];
@@ -26,6 +26,7 @@ mod palette;
 mod renderer;
 mod scene;
 mod sprite;
+mod standings;
 
 pub use art::Marker;
 pub use board::{attacked_royals, legal_markers, move_squares, BoardView, Markers};
@@ -33,3 +34,4 @@ pub use diagram::{Diagram, UnknownDiagram};
 pub use layout::{Layout, MAX_SIZE, MIN_SIZE};
 pub use palette::{Theme, ThemeColors, UnknownTheme};
 pub use renderer::Renderer;
+pub use standings::StandingsTable;

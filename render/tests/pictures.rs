@@ -235,3 +235,33 @@ fn piece_diagrams_mark_what_the_rules_allow() {
     assert!(marks.contains(&(sq("e5"), Marker::Capture)));
     assert!(marks.contains(&(sq("d3"), Marker::Move)));
 }
+
+fn standings(rows: usize) -> render::StandingsTable {
+    render::StandingsTable {
+        title: "Friday Swiss".into(),
+        subtitle: "Final standings after round 4 of 4".into(),
+        columns: ["#", "Player", "Pts", "Buchholz"].map(String::from).to_vec(),
+        rows: (0..rows)
+            .map(|i| vec![(i + 1).to_string(), format!("player {i}"), format!("{}", 9 - i), "7.5".into()])
+            .collect(),
+    }
+}
+
+#[test]
+fn standings_pictures_decode_with_the_frame_colours_and_the_winner_in_the_accent() {
+    let renderer = Renderer::new();
+    for theme in Theme::ALL {
+        let colors = theme.colors();
+        let png = renderer.standings_png(&standings(4), theme);
+        let picture = Picture::decode(&png);
+        assert!(picture.width >= 320 && picture.height > 100, "{}x{}", picture.width, picture.height);
+        assert_eq!(picture.rgb(0, 0), colors.frame, "the background is the frame's");
+        let count = |c: [u8; 3]| picture.pixels.iter().filter(|&&i| picture.palette[i as usize] == c).count();
+        assert!(count([0xe8, 0xb9, 0x3c]) > 50, "the winner's row is drawn in the accent colour");
+        assert!(count([0xd8, 0xdb, 0xcf]) > 200, "the other rows in the frame's text colour");
+        let taller = Picture::decode(&renderer.standings_png(&standings(9), theme));
+        assert!(taller.height > picture.height, "each row adds height");
+    }
+    let empty = Picture::decode(&renderer.standings_png(&render::StandingsTable::default(), Theme::Green));
+    assert!(empty.width >= 320, "an empty table still makes a picture");
+}

@@ -49,6 +49,10 @@ pub struct ConsoleArgs {
     /// The channel of lines that do not name one.
     #[arg(long, default_value = "general")]
     channel: String,
+    /// Users who manage the console's tournaments as a server manager would (comma-separated).
+    /// The user named `admin` always does.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    managers: Vec<String>,
 }
 
 pub fn run(args: ConsoleArgs) -> Result<ExitCode> {
@@ -62,7 +66,7 @@ pub fn run(args: ConsoleArgs) -> Result<ExitCode> {
 
 async fn session(args: ConsoleArgs) -> Result<ExitCode> {
     let host = Host::open(Settings::new(&args.db, PLATFORM)).await?;
-    let console = Console::new(host, &args.channel);
+    let console = Console::new(host, &args.channel).with_managers(&args.managers);
     let mut printer = Printer::new(&args.boards, io::stdout().is_terminal());
     let out = &mut io::stdout().lock();
     match &args.script {
@@ -79,7 +83,7 @@ async fn session(args: ConsoleArgs) -> Result<ExitCode> {
                         return Ok(ExitCode::FAILURE);
                     }
                 }
-                printer.messages(out, &args.channel, &console.host.tick().await)?;
+                printer.messages(out, &args.channel, &console.tick().await)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -121,11 +125,11 @@ async fn interactive(console: &Console, printer: &mut Printer, args: &ConsoleArg
                 }
             }
             _ = ticks.tick() => {
-                printer.messages(&mut io::stdout().lock(), &args.channel, &console.host.tick().await)?;
+                printer.messages(&mut io::stdout().lock(), &args.channel, &console.tick().await)?;
             }
         }
     }
-    printer.messages(&mut io::stdout().lock(), &args.channel, &console.host.tick().await)?;
+    printer.messages(&mut io::stdout().lock(), &args.channel, &console.tick().await)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -134,6 +138,8 @@ pub struct Console {
     host: Host,
     places: ConsolePlaces,
     channel: String,
+    /// Users with a server manager's say over tournaments, besides `admin`.
+    managers: Vec<String>,
     /// Makes request ids unique across runs on one database (see [`Console::request_id`]).
     run: u64,
     lines: AtomicU64,
@@ -142,7 +148,26 @@ pub struct Console {
 impl Console {
     pub fn new(host: Host, channel: &str) -> Console {
         let run = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Console { host, places: ConsolePlaces::default(), channel: channel.to_string(), run, lines: AtomicU64::new(0) }
+        Console {
+            host,
+            places: ConsolePlaces::default(),
+            channel: channel.to_string(),
+            managers: Vec::new(),
+            run,
+            lines: AtomicU64::new(0),
+        }
+    }
+
+    /// Gives these users a server manager's say over tournaments (the user `admin` has it
+    /// anyway).
+    pub fn with_managers(mut self, managers: &[String]) -> Console {
+        self.managers = managers.iter().map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect();
+        self
+    }
+
+    /// The scheduler's step, with the console's places for tournament games.
+    pub async fn tick(&self) -> Vec<crate::host::Message> {
+        self.host.tick(&self.places).await
     }
 
     pub fn host(&self) -> &Host {
@@ -171,6 +196,7 @@ impl Console {
             server: None,
             channel: channel.trim_start_matches('#').to_string(),
             user: User { id: user.to_string(), name: user.to_string() },
+            manager: user == "admin" || self.managers.iter().any(|m| m == user),
             request_id: self.request_id(),
             command,
         }

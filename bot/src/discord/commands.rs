@@ -26,6 +26,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         rating(),
         leaderboard(),
         history(),
+        super::tournament::tournament(),
         help(),
     ]
 }
@@ -238,10 +239,16 @@ pub async fn history(
     run(ctx, Line::new("history").user("user", user.as_ref())).await
 }
 
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum HelpTopic {
+    #[name = "tournament"]
+    Tournament,
+}
+
 /// What Chimera can do
 #[poise::command(slash_command)]
-pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, Line::new("help")).await
+pub async fn help(ctx: Context<'_>, #[description = "A topic"] topic: Option<HelpTopic>) -> Result<(), Error> {
+    run(ctx, Line::new("help").opt("topic", topic.map(|_| "tournament"))).await
 }
 
 #[cfg(test)]

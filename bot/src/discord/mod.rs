@@ -14,6 +14,7 @@ mod commands;
 mod places;
 mod respond;
 mod settings;
+mod tournament;
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -149,7 +150,7 @@ async fn schedule(host: Host, http: Arc<serenity::Http>, every: std::time::Durat
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         interval.tick().await;
-        let messages = host.tick().await;
+        let messages = host.tick(&Threads::new(Arc::clone(&http))).await;
         respond::announce(&http, messages).await;
     }
 }
@@ -163,6 +164,7 @@ async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &F
             channel: click.channel_id,
             guild: click.guild_id,
             user: user_of(&click.user, click.member.as_ref()),
+            manager: is_manager(click.member.as_ref()),
         };
         respond::execute(framework.serenity_context, framework.user_data, &target, &click.data.custom_id).await?;
     }
@@ -183,6 +185,12 @@ async fn on_error(failure: poise::FrameworkError<'_, Data, Error>) {
     if let Err(e) = poise::builtins::on_error(failure).await {
         warn!("cannot report an error to the user: {e}");
     }
+}
+
+/// Whether a member may run this server's tournaments (Discord computes the permissions an
+/// interaction's member has in its channel).
+fn is_manager(member: Option<&serenity::Member>) -> bool {
+    member.and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator())
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM (a service manager stopping the bot).

@@ -71,6 +71,8 @@ pub struct Target<'a> {
     pub channel: serenity::ChannelId,
     pub guild: Option<serenity::GuildId>,
     pub user: User,
+    /// May run the server's tournaments (Manage Server).
+    pub manager: bool,
 }
 
 /// Runs a slash command's line as its user and answers.
@@ -83,6 +85,7 @@ pub async fn run(ctx: Context<'_>, line: Line) -> Result<(), Error> {
         channel: interaction.channel_id,
         guild: interaction.guild_id,
         user: user_of(&interaction.user, interaction.member.as_deref()),
+        manager: super::is_manager(interaction.member.as_deref()),
     };
     // Users named in options are resolved by Discord; the host learns their names now.
     let named: Vec<User> = interaction.data.resolved.users.values().map(|u| user_of(u, None)).collect();
@@ -106,6 +109,7 @@ pub async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, 
         server: target.guild.map(|g| g.to_string()),
         channel: target.channel.to_string(),
         user: target.user.clone(),
+        manager: target.manager,
         request_id: target.id.to_string(),
         command,
     };

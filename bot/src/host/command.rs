@@ -86,6 +86,64 @@ pub enum Command {
         user: Option<Mention>,
     },
     Help,
+    /// `/tournament <sub> ...` (and `/help tournament`, which is `Tournament(Help)`).
+    Tournament(TournamentCommand),
+}
+
+/// The subcommands of `/tournament`. `id` names a tournament; without it, the server's one open
+/// or running tournament is meant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentCommand {
+    Create {
+        name: String,
+        variant: Variant,
+        format: data::Format,
+        /// Swiss only; round robin and knockout count their own.
+        rounds: Option<u32>,
+        time: TimeControl,
+        rated: bool,
+        /// `None`: when the organiser says `/tournament start`.
+        starts: Option<Starts>,
+        /// Round robin only: everyone meets twice.
+        double: bool,
+    },
+    Join {
+        id: Option<data::TournamentId>,
+    },
+    Leave {
+        id: Option<data::TournamentId>,
+    },
+    Start {
+        id: Option<data::TournamentId>,
+    },
+    Standings {
+        id: Option<data::TournamentId>,
+    },
+    Pairings {
+        round: Option<u32>,
+        id: Option<data::TournamentId>,
+    },
+    Withdraw {
+        player: Mention,
+        id: Option<data::TournamentId>,
+    },
+    Cancel {
+        id: Option<data::TournamentId>,
+    },
+    List,
+    /// How tournaments work: formats, tie-breaks, byes, withdrawal, the decider.
+    Help,
+}
+
+/// When a tournament starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Starts {
+    /// At the scheduler's next step.
+    Now,
+    /// This many milliseconds after the command.
+    In(i64),
+    /// At this time (milliseconds since the Unix epoch, UTC).
+    At(i64),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -128,20 +186,20 @@ pub enum CommandError {
 }
 
 /// One option as typed: `key:value`, or a bare value.
-struct Arg {
-    key: Option<String>,
-    value: String,
+pub(super) struct Arg {
+    pub(super) key: Option<String>,
+    pub(super) value: String,
 }
 
 /// The arguments of one command, consumed as the command's parser asks for them.
-struct Args {
-    command: &'static str,
-    args: Vec<Arg>,
+pub(super) struct Args {
+    pub(super) command: &'static str,
+    pub(super) args: Vec<Arg>,
 }
 
 impl Args {
     /// Takes the option named `key`, or else (when `positional`) the first bare value.
-    fn take(&mut self, key: &str, positional: bool) -> Option<String> {
+    pub(super) fn take(&mut self, key: &str, positional: bool) -> Option<String> {
         let at = self
             .args
             .iter()
@@ -150,7 +208,7 @@ impl Args {
         Some(self.args.remove(at).value)
     }
 
-    fn parse<T: FromStr>(&mut self, key: &str, positional: bool) -> Result<Option<T>, CommandError>
+    pub(super) fn parse<T: FromStr>(&mut self, key: &str, positional: bool) -> Result<Option<T>, CommandError>
     where
         T::Err: fmt::Display,
     {
@@ -158,7 +216,7 @@ impl Args {
     }
 
     /// A number that names a game or a challenge (`game:12`).
-    fn id(&mut self, key: &'static str) -> Result<Option<i64>, CommandError> {
+    pub(super) fn id(&mut self, key: &'static str) -> Result<Option<i64>, CommandError> {
         self.take(key, false)
             .map(|v| {
                 v.trim_start_matches('#')
@@ -173,7 +231,7 @@ impl Args {
     }
 
     /// Fails on anything left over: a misspelt option must not be silently ignored.
-    fn done(self) -> Result<(), CommandError> {
+    pub(super) fn done(self) -> Result<(), CommandError> {
         match self.args.into_iter().next() {
             None => Ok(()),
             Some(Arg { key: Some(key), .. }) => Err(CommandError::UnknownOption { command: self.command, option: key }),
@@ -243,11 +301,11 @@ pub struct CommandSpec {
     parse: fn(Args) -> Result<Command, CommandError>,
 }
 
-fn mention(value: String) -> Mention {
+pub(super) fn mention(value: String) -> Mention {
     Mention(value.trim_start_matches("<@").trim_start_matches('@').trim_end_matches('>').to_string())
 }
 
-fn yes_no(value: &str) -> Result<bool, CommandError> {
+pub(super) fn yes_no(value: &str) -> Result<bool, CommandError> {
     match value.to_ascii_lowercase().as_str() {
         "yes" | "y" | "true" | "on" => Ok(true),
         "no" | "n" | "false" | "off" => Ok(false),
@@ -471,7 +529,28 @@ pub const COMMANDS: &[CommandSpec] = &[
             Ok(Command::History { user })
         },
     },
-    CommandSpec { name: "help", usage: "/help", about: "this list", parse: |a| a.done().map(|_| Command::Help) },
+    CommandSpec {
+        name: "tournament",
+        usage: "/tournament create|join|leave|start|standings|pairings|withdraw|cancel|list|help",
+        about: "bot-run Swiss, round-robin and knockout tournaments; `/help tournament` explains them",
+        parse: |a| super::arbiter::parse_command(a).map(Command::Tournament),
+    },
+    CommandSpec {
+        name: "help",
+        usage: "/help [tournament]",
+        about: "this list (or how tournaments work)",
+        parse: |mut a| {
+            let topic = a.take("topic", true);
+            a.done()?;
+            match topic.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None => Ok(Command::Help),
+                Some("tournament" | "tournaments") => Ok(Command::Tournament(TournamentCommand::Help)),
+                Some(other) => Err(CommandError::Value(format!(
+                    "there is no help on `{other}`: `/help` lists the commands, `/help tournament` explains tournaments"
+                ))),
+            }
+        },
+    },
 ];
 
 #[cfg(test)]

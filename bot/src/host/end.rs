@@ -137,6 +137,7 @@ pub(crate) fn end(tx: &WriteTx<'_>, game_id: data::GameId, outcome: Outcome, now
     let game = tx.game(game_id)?;
     let (finish, mut ended) = finish(tx, &game, outcome)?;
     ended.game = tx.finish_game(game_id, &finish, now)?;
+    super::arbiter::settle(tx, &ended.game)?;
     Ok(ended)
 }
 

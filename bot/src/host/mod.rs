@@ -11,8 +11,10 @@
 //! either succeeds with a reply, or changes nothing and says why ([`Refusal`], shown privately).
 //!
 //! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out, expires old
-//! challenges and reminds correspondence players whose time runs short. Adapters call it about
-//! once a second; see `schedule.rs` for how the host keeps clocks fair across its own downtime.
+//! challenges, reminds correspondence players whose time runs short, and runs the tournaments
+//! (`arbiter`: starting them, pairing rounds, opening their games in places the adapter gives).
+//! Adapters call it about once a second; see `schedule.rs` for how the host keeps clocks fair
+//! across its own downtime.
 
 pub mod clock;
 pub mod command;
@@ -20,6 +22,7 @@ pub mod rating;
 pub mod reply;
 pub mod tournament;
 
+mod arbiter;
 mod challenge;
 mod end;
 mod info;
@@ -39,7 +42,7 @@ use data::AsyncStore;
 use render::{Renderer, Theme};
 
 pub use clock::{Clock, ManualClock, SystemClock, TimeControl};
-pub use command::{Command, CommandError, Mention, COMMANDS};
+pub use command::{Command, CommandError, Mention, Starts, TournamentCommand, COMMANDS};
 pub use reply::{Button, ButtonStyle, Image, Message, Reply, ShownBoard, User};
 pub use suggest::{matching_moves, Suggestion};
 
@@ -81,6 +84,9 @@ pub struct Request {
     pub server: Option<String>,
     pub channel: String,
     pub user: User,
+    /// Whether the user may manage this server's tournaments (on Discord, the Manage Server
+    /// permission): they may start, withdraw from and cancel any tournament, as its organiser may.
+    pub manager: bool,
     /// Unique per user action (an interaction id, a console line): a retried request moves once.
     pub request_id: String,
     pub command: Command,
@@ -89,7 +95,8 @@ pub struct Request {
 /// What the adapter provides beyond a reply: a fresh place for a game when its channel has one.
 #[async_trait]
 pub trait Places: Send + Sync {
-    /// Opens a new channel for a game (on Discord, a thread under `parent_channel`) and returns
+    /// Opens a new channel for a game (on Discord, a thread under `parent_channel` named
+    /// `title`, such as `Round 2 · Board 3 · alice vs bob` for a tournament game) and returns
     /// its id.
     async fn open_place(&self, parent_channel: &str, title: &str) -> anyhow::Result<String>;
 }
@@ -156,8 +163,17 @@ impl Host {
             Command::Leaderboard { variant } => info::leaderboard(&cx, *variant).await,
             Command::History { user } => info::history(&cx, user.as_ref()).await,
             Command::Help => Ok(info::help()),
+            Command::Tournament(command) => arbiter::handle(&cx, command).await,
         };
-        handled.unwrap_or_else(Refusal::into_reply)
+        let mut reply = handled.unwrap_or_else(Refusal::into_reply);
+        // A command that may have ended a tournament game: its round may be complete now, and
+        // the next one is paired at once rather than at the next tick.
+        if matches!(request.command, Command::Move { .. } | Command::Resign { .. } | Command::Draw { .. })
+            && !reply.is_error()
+        {
+            reply.messages.extend(arbiter::advance_all(self, places).await);
+        }
+        reply
     }
 
     /// Records the names of users an adapter has resolved (a mentioned opponent), so replies name
@@ -179,9 +195,10 @@ impl Host {
     }
 
     /// The scheduler's step: ends the games whose player to move ran out of time, expires
-    /// challenges nobody answered, and records that the host is alive. Returns the
+    /// challenges nobody answered, records that the host is alive, and runs the tournaments
+    /// (starts those due, opens their games in places from `places`, pairs rounds). Returns the
     /// announcements, each with its channel set.
-    pub async fn tick(&self) -> Vec<Message> {
+    pub async fn tick(&self, places: &dyn Places) -> Vec<Message> {
         let mut messages = Vec::new();
         // Each step commits on its own; one that fails changes nothing and the next tick retries.
         for step in [schedule::tick(self).await, remind::reminders(self).await] {
@@ -190,6 +207,7 @@ impl Host {
                 Err(refusal) => tracing::warn!("the scheduler's step failed: {}", refusal.text()),
             }
         }
+        messages.extend(arbiter::advance_all(self, places).await);
         messages
     }
 }

@@ -115,6 +115,9 @@ async fn append(cx: &Ctx<'_>, table: Table, m: Move) -> Handled {
                 ended = Some(e);
             }
             let appended = tx.append_move(game_id, &new, now)?;
+            if let (Some(_), Appended::Applied(_)) = (&ended, &appended) {
+                super::arbiter::settle(tx, &tx.game(game_id)?)?;
+            }
             Ok((appended, ended))
         })
         .await;
@@ -194,6 +197,9 @@ pub(crate) async fn resign(cx: &Ctx<'_>, confirm: bool, game: Option<GameId>) ->
 pub(crate) async fn abort(cx: &Ctx<'_>) -> Handled {
     let table = cx.table(None).await?;
     let color = cx.seat(&table)?;
+    if table.record.game.pairing.is_some() {
+        return told("Tournament games cannot be aborted: every pairing needs a result. `/resign`, or `/draw offer`.");
+    }
     if table.ply() >= 2 {
         return told("Both players have moved, so the game can no longer be aborted: `/resign`, or `/draw offer`.");
     }

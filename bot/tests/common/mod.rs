@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test file uses its own part of the harness
 
+pub mod event;
+
 use std::sync::Arc;
 
 use chimera::console::Console;
@@ -57,7 +59,7 @@ impl Harness {
     }
 
     pub async fn tick(&self) -> Vec<Message> {
-        self.host().tick().await
+        self.console().tick().await
     }
 
     /// Runs a console line (`alice: /move e4`).

@@ -16,6 +16,7 @@ fn swiss(organiser: PlayerId, server: &str, starts_at: i64) -> NewTournament {
         time_control: None,
         rated: true,
         starts_at,
+        double: false,
     }
 }
 
@@ -112,7 +113,7 @@ fn rounds_keep_pairings_byes_games_and_results_for_the_standings() {
     let bye = &round.pairings[2];
     assert_eq!((bye.board, bye.black, bye.result), (3, None, Some(PairingResult::WhiteWins)));
 
-    let wrong = store.write(|tx| tx.create_pairing_game(board1, &new_game("b1", p[1], p[0]), 5)).unwrap_err();
+    let wrong = store.write(|tx| tx.create_pairing_game(board1, &new_game("b1", p[1], p[2]), 5)).unwrap_err();
     assert!(matches!(wrong, Error::PairingMismatch { .. }), "{wrong}");
     // The first game is aborted and replayed; the pairing follows the replay, whose finish
     // records the pairing's result in the same commit.
@@ -136,6 +137,32 @@ fn rounds_keep_pairings_byes_games_and_results_for_the_standings() {
     assert_eq!(rounds.iter().map(|r| r.number).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(rounds[0], finished);
     assert_eq!(rounds[1].pairings[0].game, None);
+}
+
+#[test]
+fn a_decider_plays_the_pairing_reversed_and_its_result_is_turned_round() {
+    let (_dir, mut store) = temp_store();
+    let p = players(&mut store, 2);
+    let (t, pairing) = store
+        .write(|tx| {
+            let t = tx.create_tournament(&NewTournament { double: true, ..swiss(p[0], "s", 100) }, 1)?;
+            assert!(t.double);
+            for &player in &p {
+                tx.join_tournament(t.id, player, 2)?;
+            }
+            tx.set_start_rating(t.id, p[1], 1612)?;
+            tx.set_tournament_state(t.id, TournamentState::Running, None, 3)?;
+            let round = tx.add_round(t.id, 1, &[NewPairing { white: p[0], black: Some(p[1]), result: None }], 4)?;
+            Ok((t.id, round.pairings[0].id))
+        })
+        .unwrap();
+    let ratings: Vec<Option<i64>> = store.read(|tx| tx.entrants(t)).unwrap().iter().map(|e| e.start_rating).collect();
+    assert_eq!(ratings, [None, Some(1612)]);
+    let decider = store.write(|tx| tx.create_pairing_game(pairing, &new_game("b1", p[1], p[0]), 5)).unwrap();
+    let won = Finish { result: GameResult::WhiteWins, reason: "checkmate".into(), ratings: vec![] };
+    store.write(|tx| tx.finish_game(decider.id, &won, 6)).unwrap();
+    let paired = store.read(|tx| tx.pairing(pairing)).unwrap();
+    assert_eq!(paired.result, Some(PairingResult::BlackWins), "the pairing's black won the decider with White");
 }
 
 #[test]

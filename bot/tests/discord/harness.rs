@@ -101,11 +101,17 @@ impl World {
     }
 
     /// The value Discord sends for the choice named `name` of a command's option (poise numbers
-    /// its choices).
+    /// its choices); `command` may name a subcommand, as in `"tournament create"`.
     pub fn choice(&self, command: &str, option: &str, name: &str) -> Value {
+        let mut path = command.split(' ');
+        let top = path.next().expect("a command");
         let commands = self.fake.registered_commands();
-        let command = commands.iter().find(|c| c.name == command).unwrap_or_else(|| panic!("no /{command}"));
-        let options = command.json["options"].as_array().cloned().unwrap_or_default();
+        let found = commands.iter().find(|c| c.name == top).unwrap_or_else(|| panic!("no /{top}"));
+        let mut options = found.json["options"].as_array().cloned().unwrap_or_default();
+        for sub in path {
+            let sub = options.iter().find(|o| o["name"] == sub).unwrap_or_else(|| panic!("no /{command}"));
+            options = sub["options"].as_array().cloned().unwrap_or_default();
+        }
         let option = options.iter().find(|o| o["name"] == option).unwrap_or_else(|| panic!("no option {option}"));
         let choices = option["choices"].as_array().cloned().unwrap_or_default();
         let found = choices.iter().find(|c| c["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)));

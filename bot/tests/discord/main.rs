@@ -8,3 +8,4 @@ mod buttons;
 mod errors;
 mod games;
 mod setup;
+mod tournaments;

@@ -47,6 +47,7 @@ pub async fn tournament(_ctx: Context<'_>) -> Result<(), Error> {
 
 /// Create a tournament here; players join with /tournament join
 #[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)] // poise: one parameter per slash option
 pub async fn create(
     ctx: Context<'_>,
     #[description = "Its name"]

@@ -95,7 +95,8 @@ pub enum TakebackChoice {
     Decline,
 }
 
-fn yes(flag: Option<bool>) -> Option<&'static str> {
+/// A yes/no option as the host's command line writes it.
+pub(super) fn yes(flag: Option<bool>) -> Option<&'static str> {
     flag.map(|on| if on { "yes" } else { "no" })
 }
 

@@ -28,7 +28,7 @@ use tracing::{error, info, warn};
 
 use crate::host::Host;
 pub use places::Threads;
-use respond::{user_of, Target};
+use respond::Target;
 pub use settings::{Settings, SettingsError, Shards};
 
 /// The platform name Discord games are stored under.
@@ -158,14 +158,8 @@ async fn schedule(host: Host, http: Arc<serenity::Http>, every: std::time::Durat
 /// Button clicks: each button's custom id is a command line, run as the user who clicked.
 async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &FullEvent) -> Result<(), Error> {
     if let FullEvent::InteractionCreate { interaction: Interaction::Component(click) } = event {
-        let target = Target {
-            id: click.id,
-            token: &click.token,
-            channel: click.channel_id,
-            guild: click.guild_id,
-            user: user_of(&click.user, click.member.as_ref()),
-            manager: is_manager(click.member.as_ref()),
-        };
+        let target =
+            Target::new(click.id, &click.token, click.channel_id, click.guild_id, &click.user, click.member.as_ref());
         respond::execute(framework.serenity_context, framework.user_data, &target, &click.data.custom_id).await?;
     }
     Ok(())

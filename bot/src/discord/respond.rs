@@ -75,18 +75,26 @@ pub struct Target<'a> {
     pub manager: bool,
 }
 
+impl<'a> Target<'a> {
+    pub fn new(
+        id: InteractionId,
+        token: &'a str,
+        channel: serenity::ChannelId,
+        guild: Option<serenity::GuildId>,
+        user: &serenity::User,
+        member: Option<&serenity::Member>,
+    ) -> Target<'a> {
+        Target { id, token, channel, guild, user: user_of(user, member), manager: super::is_manager(member) }
+    }
+}
+
 /// Runs a slash command's line as its user and answers.
 pub async fn run(ctx: Context<'_>, line: Line) -> Result<(), Error> {
     let poise::Context::Application(app) = ctx else { return Ok(()) };
     let interaction = app.interaction;
-    let target = Target {
-        id: interaction.id,
-        token: &interaction.token,
-        channel: interaction.channel_id,
-        guild: interaction.guild_id,
-        user: user_of(&interaction.user, interaction.member.as_deref()),
-        manager: super::is_manager(interaction.member.as_deref()),
-    };
+    let (member, guild) = (interaction.member.as_deref(), interaction.guild_id);
+    let target =
+        Target::new(interaction.id, &interaction.token, interaction.channel_id, guild, &interaction.user, member);
     // Users named in options are resolved by Discord; the host learns their names now.
     let named: Vec<User> = interaction.data.resolved.users.values().map(|u| user_of(u, None)).collect();
     if let Err(e) = ctx.data().host.introduce(PLATFORM, named).await {

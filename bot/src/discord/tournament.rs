@@ -2,7 +2,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::commands::VariantChoice;
+use super::commands::{yes, VariantChoice};
 use super::respond::{run, Line};
 use super::{Context, Error};
 
@@ -24,10 +24,6 @@ impl FormatChoice {
             FormatChoice::Knockout => "knockout",
         }
     }
-}
-
-fn yes(flag: Option<bool>) -> Option<&'static str> {
-    flag.map(|on| if on { "yes" } else { "no" })
 }
 
 fn sub(action: &str) -> Line {

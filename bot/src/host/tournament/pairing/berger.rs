@@ -7,7 +7,7 @@
 
 use data::{NewPairing, PairingResult};
 
-use super::{check_field, start_order, PairingError, Player};
+use super::{check_field, game, start_order, PairingError, Player};
 
 /// The published FIDE Berger table: pairs of start numbers (1-based), white first, for `round`
 /// (1-based) of a round robin of `n` players, the game against `n` (or the dummy) first as the
@@ -92,17 +92,6 @@ pub fn round_robin_round(field: &[Player], round: u32, double: bool) -> Result<V
         })
         .collect();
     Ok(pairings)
-}
-
-/// A round-robin game, forfeited at once when someone has withdrawn.
-fn game(white: &Player, black: &Player) -> NewPairing {
-    let result = match (white.active, black.active) {
-        (true, true) => None,
-        (true, false) => Some(PairingResult::WhiteWinsByForfeit),
-        (false, true) => Some(PairingResult::BlackWinsByForfeit),
-        (false, false) => Some(PairingResult::DoubleForfeit),
-    };
-    NewPairing { white: white.id, black: Some(black.id), result }
 }
 
 #[cfg(test)]

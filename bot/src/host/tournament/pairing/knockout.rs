@@ -7,7 +7,7 @@
 
 use data::{NewPairing, Pairing, PairingResult, PlayerId, Round};
 
-use super::{check_field, start_order, PairingError, Player};
+use super::{check_field, game, start_order, PairingError, Player};
 
 /// Number of rounds for `n` entrants: ceil(log2 n) (0 for fewer than two).
 pub fn knockout_rounds(n: usize) -> u32 {
@@ -134,16 +134,6 @@ fn first_round(order: &[Player]) -> Result<Vec<NewPairing>, PairingError> {
 fn bye(p: &Player) -> NewPairing {
     let result = if p.active { PairingResult::WhiteWins } else { PairingResult::DoubleForfeit };
     NewPairing { white: p.id, black: None, result: Some(result) }
-}
-
-fn game(white: &Player, black: &Player) -> NewPairing {
-    let result = match (white.active, black.active) {
-        (true, true) => None,
-        (true, false) => Some(PairingResult::WhiteWinsByForfeit),
-        (false, true) => Some(PairingResult::BlackWinsByForfeit),
-        (false, false) => Some(PairingResult::DoubleForfeit),
-    };
-    NewPairing { white: white.id, black: Some(black.id), result }
 }
 
 /// Who went through from a finished knockout pairing: the winner of a decisive result (over the

@@ -73,6 +73,17 @@ pub fn played_over_board(result: Option<PairingResult>) -> bool {
 }
 
 /// Checks ids are unique, so no engine has to wonder which entry of a player counts.
+/// A game between two entrants, forfeited at once when either has withdrawn.
+fn game(white: &Player, black: &Player) -> data::NewPairing {
+    let result = match (white.active, black.active) {
+        (true, true) => None,
+        (true, false) => Some(PairingResult::WhiteWinsByForfeit),
+        (false, true) => Some(PairingResult::BlackWinsByForfeit),
+        (false, false) => Some(PairingResult::DoubleForfeit),
+    };
+    data::NewPairing { white: white.id, black: Some(black.id), result }
+}
+
 fn check_field(field: &[Player]) -> Result<(), PairingError> {
     let mut ids: Vec<PlayerId> = field.iter().map(|p| p.id).collect();
     ids.sort_unstable();

@@ -35,3 +35,46 @@ async fn without_a_guild_the_commands_are_global() {
     let commands = world.fake.registered_commands();
     assert!(!commands.is_empty() && commands.iter().all(|c| c.guild.is_none()));
 }
+
+/// `chimera discord` as an operator runs it: settings from the environment, connected until
+/// SIGTERM, then a clean exit.
+#[tokio::test]
+async fn the_binary_runs_until_sigterm_and_exits_cleanly() {
+    let fake = fakecord::FakeDiscord::start().await.unwrap();
+    let guild = fake.add_guild("Ops");
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = tokio::process::Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .arg("discord")
+        .current_dir(dir.path())
+        .env("DISCORD_TOKEN", fake.token())
+        .env("DISCORD_PROXY_URL", fake.base_url())
+        .env("DISCORD_GUILD_ID", guild.get().to_string())
+        .env("CHIMERA_DB", dir.path().join("ops.db"))
+        .env("RUST_LOG", "warn")
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    fake.wait_ready().await.expect("the bot connects");
+    fake.wait_command("tournament").await.expect("and registers its commands");
+    let pid = bot.id().expect("running").to_string();
+    let sent = std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(sent.success());
+    let status = tokio::time::timeout(std::time::Duration::from_secs(20), bot.wait()).await.expect("stops").unwrap();
+    assert!(status.success(), "{status}");
+    assert!(dir.path().join("ops.db").exists(), "the database it was told to use");
+}
+
+#[test]
+fn the_binary_without_a_token_says_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .arg("discord")
+        .current_dir(dir.path())
+        .env_remove("DISCORD_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("DISCORD_TOKEN is not set"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "one clear line: {stderr}");
+}

@@ -9,7 +9,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{
     Builder, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateAutocompleteResponse, CreateButton,
     CreateEmbed, CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, Http, InteractionId,
+    CreateMessage, EditInteractionResponse, Http, InteractionId,
 };
 use tracing::{debug, warn};
 
@@ -150,12 +150,22 @@ pub async fn answer(http: &Http, target: &Target<'_>, reply: Reply, deferred: bo
             elsewhere.iter().filter_map(|m| m.channel.as_deref()).map(|c| format!("<#{c}>")).collect();
         here.push(Outgoing::from(Message::error(format!("Done: see {}.", places.join(", ")))));
     }
+    // After a deferral, the first follow-up would replace the public "thinking" placeholder and
+    // so be public whatever its flags: a private answer first fills the placeholder, then
+    // follows privately, then removes the placeholder.
+    let private_after_deferral = deferred && here[0].private;
+    if private_after_deferral {
+        EditInteractionResponse::new().content("…").execute(http, target.token).await?;
+    }
     for (i, out) in here.into_iter().enumerate() {
         if i == 0 && !deferred {
             CreateInteractionResponse::Message(out.response()).execute(http, (target.id, target.token)).await?;
         } else {
             out.followup().execute(http, (None, target.token)).await?;
         }
+    }
+    if private_after_deferral {
+        http.delete_original_interaction_response(target.token).await?;
     }
     for message in elsewhere {
         let Some(channel) = message.channel.as_deref().and_then(channel_id) else { continue };

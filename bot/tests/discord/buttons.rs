@@ -106,3 +106,25 @@ async fn a_slow_answer_is_deferred_then_filled_in() {
     assert_eq!(answer.callback, CallbackType::DeferredChannelMessageWithSource);
     assert!(!answer.message.content.is_empty(), "the placeholder was replaced");
 }
+
+#[tokio::test]
+async fn an_error_after_a_deferral_stays_private() {
+    let world = World::with(&[("CHIMERA_DEFER_MS", "0")]).await;
+    world.start_game(world.lobby, "chess").await;
+    let handle = world.fake.slash(world.alice, world.lobby, "move", json!({ "move": "e5" })).unwrap();
+    let (callback, _) = handle.callback().await.unwrap();
+    assert_eq!(callback, CallbackType::DeferredChannelMessageWithSource);
+    let error = &handle.followups(1).await.unwrap()[0];
+    assert!(error.is_ephemeral() && error.content.contains("e5"), "{}", error.content);
+    // The placeholder is removed just after the private answer: give it a moment.
+    let mut placeholder_gone = false;
+    for _ in 0..100 {
+        let public = world.fake.messages_in(world.lobby);
+        placeholder_gone = public.iter().all(|m| m.is_ephemeral() || m.interaction != Some(handle.id()));
+        if placeholder_gone {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(placeholder_gone, "no public trace of the error is left");
+}

@@ -265,34 +265,33 @@ impl From<Message> for Outgoing {
     }
 }
 
+/// serenity's message builders share these method names but no trait: one list fills each.
+macro_rules! filled {
+    ($builder:expr, $out:expr) => {{
+        let out = $out;
+        $builder
+            .content(out.content)
+            .embeds(out.embeds)
+            .files(out.files)
+            .components(out.components)
+            .allowed_mentions(out.mentions)
+    }};
+}
+
 impl Outgoing {
     fn response(self) -> CreateInteractionResponseMessage {
-        CreateInteractionResponseMessage::new()
-            .content(self.content)
-            .embeds(self.embeds)
-            .files(self.files)
-            .components(self.components)
-            .allowed_mentions(self.mentions)
-            .ephemeral(self.private)
+        let private = self.private;
+        filled!(CreateInteractionResponseMessage::new(), self).ephemeral(private)
     }
 
     fn followup(self) -> CreateInteractionResponseFollowup {
-        CreateInteractionResponseFollowup::new()
-            .content(self.content)
-            .embeds(self.embeds)
-            .files(self.files)
-            .components(self.components)
-            .allowed_mentions(self.mentions)
-            .ephemeral(self.private)
+        let private = self.private;
+        filled!(CreateInteractionResponseFollowup::new(), self).ephemeral(private)
     }
 
+    /// A message posted in a channel; nothing there can be private.
     fn message(self) -> CreateMessage {
-        CreateMessage::new()
-            .content(self.content)
-            .embeds(self.embeds)
-            .files(self.files)
-            .components(self.components)
-            .allowed_mentions(self.mentions)
+        filled!(CreateMessage::new(), self)
     }
 }
 

@@ -35,6 +35,7 @@ mod table;
 mod view;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -140,7 +141,7 @@ impl Host {
     /// Runs one command. Never fails: whatever goes wrong becomes a private message that says
     /// what, and a command that fails changes nothing.
     pub async fn handle(&self, request: Request, places: &dyn Places) -> Reply {
-        let cx = Ctx { host: self, request: &request, places, now: self.now() };
+        let cx = Ctx { host: self, request: &request, places, now: self.now(), ended_pairing: AtomicBool::new(false) };
         let handled = match &request.command {
             Command::Challenge { opponent, variant, color, time, rated } => {
                 challenge::challenge(&cx, opponent.as_ref(), *variant, *color, *time, *rated).await
@@ -166,11 +167,9 @@ impl Host {
             Command::Tournament(command) => arbiter::handle(&cx, command).await,
         };
         let mut reply = handled.unwrap_or_else(Refusal::into_reply);
-        // A command that may have ended a tournament game: its round may be complete now, and
-        // the next one is paired at once rather than at the next tick.
-        if matches!(request.command, Command::Move { .. } | Command::Resign { .. } | Command::Draw { .. })
-            && !reply.is_error()
-        {
+        // A tournament game ended: its round may be complete now, and the next one is paired at
+        // once rather than at the next tick. Other commands cost the tournaments nothing.
+        if cx.ended_pairing.load(Ordering::Relaxed) {
             reply.messages.extend(arbiter::advance_all(self, places).await);
         }
         reply
@@ -219,6 +218,8 @@ pub(crate) struct Ctx<'a> {
     places: &'a dyn Places,
     /// The time of the request: one "now" for everything the command does.
     now: i64,
+    /// Set when the command ended a tournament game (see [`Ctx::note_end`]).
+    ended_pairing: AtomicBool,
 }
 
 impl Ctx<'_> {
@@ -236,6 +237,13 @@ impl Ctx<'_> {
 
     fn user(&self) -> &User {
         &self.request.user
+    }
+
+    /// Records that the command ended a game, so that a tournament it belongs to moves on.
+    fn note_end(&self, ended: &end::Ended) {
+        if ended.game.pairing.is_some() {
+            self.ended_pairing.store(true, Ordering::Relaxed);
+        }
     }
 }
 

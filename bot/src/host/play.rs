@@ -123,6 +123,9 @@ async fn append(cx: &Ctx<'_>, table: Table, m: Move) -> Handled {
         .await;
     match appended {
         Ok((Appended::Applied(stored), ended)) => {
+            if let Some(ended) = &ended {
+                cx.note_end(ended);
+            }
             let table = Table { game: next, ..table.with_move(stored) };
             Ok(Reply::one(cx.host.move_message(&table, ended.as_ref())))
         }
@@ -161,7 +164,10 @@ pub(crate) async fn flag(cx: &Ctx<'_>, table: &Table) -> Result<Option<Reply>, R
     let (id, now) = (table.id(), cx.now);
     let ended = cx.store().write(move |tx| end::end_on_time(tx, id, now)).await?;
     Ok(Some(match ended {
-        Some(ended) => Reply::one(time_up_message(&ended)),
+        Some(ended) => {
+            cx.note_end(&ended);
+            Reply::one(time_up_message(&ended))
+        }
         None => Reply::error(format!("Game {id} changed meanwhile; try again.")),
     }))
 }
@@ -217,7 +223,10 @@ pub(crate) async fn abort(cx: &Ctx<'_>) -> Handled {
 pub(crate) async fn end_game(cx: &Ctx<'_>, table: &Table, outcome: Outcome) -> Result<Ended, Refusal> {
     let (id, now) = (table.id(), cx.now);
     match cx.store().write(move |tx| end::end(tx, id, outcome, now)).await {
-        Ok(ended) => Ok(ended),
+        Ok(ended) => {
+            cx.note_end(&ended);
+            Ok(ended)
+        }
         Err(data::Error::GameNotActive { .. }) => told(format!("Game {id} is already over.")),
         Err(e) => Err(e.into()),
     }

@@ -54,8 +54,10 @@ async fn autocomplete_offers_the_legal_moves_that_match() {
     let watcher = typed(world.carol, "e").choices().await.unwrap();
     assert_eq!(watcher.len(), 1);
     assert!(watcher[0].name.contains("not playing"), "{}", watcher[0].name);
-    let (_, latency) = typed(world.alice, "").callback().await.unwrap();
-    assert!(latency.as_secs() < 3, "answered within Discord's three seconds");
+    // The fake refuses a callback after Discord's three seconds, so an answer of the right type
+    // is one in time; how fast it comes is the load benchmark's business.
+    let (callback, _) = typed(world.alice, "").callback().await.unwrap();
+    assert_eq!(callback, fakecord::CallbackType::AutocompleteResult);
 
     // 10x10 has more first moves than Discord shows: at most 25.
     let wide = world.fake.add_channel(world.guild, "wide");

@@ -1,31 +1,53 @@
 //! Load through the fake Discord: many games at once, moves sent at a steady rate, and the time
 //! from each INTERACTION_CREATE reaching the bot's socket to the bot's reply, as the fake
-//! measures it. The bot is the built `chimera discord` in its own process, so the memory
-//! reported is the bot's alone.
+//! measures it. The bot is the built `chimera discord` in processes of its own, so the memory
+//! and CPU reported are the bots' alone.
 //!
-//! `cargo bench -p chimera --bench discord_load -- [--games N] [--rate MOVES_PER_S] [--seconds S]`
-//! (defaults: 1000 games, 200 moves/s, 30 s).
+//! Each setup runs in turn in the same run, so their figures stand side by side: by default
+//! one process on SQLite, then two processes (`DISCORD_SHARDS=0-0/2` and `1-1/2`, a guild on
+//! each shard, the games split between them) sharing one PostgreSQL (the server of
+//! `CHIMERA_TEST_POSTGRES_URL`, default 127.0.0.1:5432 database `test`, in a schema of its own;
+//! skipped with a line saying so when none answers).
+//!
+//! `cargo bench -p chimera --bench discord_load -- [--games N] [--rate MOVES_PER_S] [--seconds S]
+//! [--setups sqlite:1,postgres:2]` (defaults: 1000 games, 200 moves/s, 30 s, the two setups).
+//!
+//! Per move it reports the bots' CPU time, the picture bytes sent, and on PostgreSQL the rows
+//! written and the write-ahead log generated (the server's own counters, so they include the
+//! scheduler's work in the same time).
 
 use std::collections::VecDeque;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use fakecord::{CallbackType, ChannelId, Config, FakeDiscord, InteractionKind, UserId};
+use fakecord::{CallbackType, ChannelId, Config, FakeDiscord, GuildId, InteractionKind, UserId};
 use rules::{Position, Variant};
 use serde_json::json;
+
+#[path = "../../data/src/testing/pg_schema.rs"]
+#[allow(dead_code)]
+mod pg_schema;
 
 struct Options {
     games: usize,
     rate: u32,
     seconds: u64,
+    setups: Vec<(Backend, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    Sqlite,
+    Postgres,
 }
 
 fn options() -> Options {
-    let mut options = Options { games: 1000, rate: 200, seconds: 30 };
+    let mut options =
+        Options { games: 1000, rate: 200, seconds: 30, setups: vec![(Backend::Sqlite, 1), (Backend::Postgres, 2)] };
     let args: Vec<String> = std::env::args().collect();
-    let value =
-        |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok());
+    let text = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let value = |name: &str| text(name).and_then(|v| v.parse::<u64>().ok());
     if let Some(games) = value("--games") {
         options.games = games as usize;
     }
@@ -34,6 +56,20 @@ fn options() -> Options {
     }
     if let Some(seconds) = value("--seconds") {
         options.seconds = seconds;
+    }
+    if let Some(setups) = text("--setups") {
+        options.setups = setups
+            .split(',')
+            .map(|setup| {
+                let (backend, processes) = setup.split_once(':').unwrap_or((setup, "1"));
+                let backend = match backend {
+                    "sqlite" => Backend::Sqlite,
+                    "postgres" => Backend::Postgres,
+                    other => panic!("--setups: {other} is neither sqlite nor postgres"),
+                };
+                (backend, processes.parse().expect("--setups: a number of processes after the colon"))
+            })
+            .collect();
     }
     options
 }
@@ -51,16 +87,38 @@ fn main() {
     // `cargo bench` passes `--bench`; anything else of libtest's is not ours.
     let options = options();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
-    runtime.block_on(run(options));
+    for &(backend, processes) in &options.setups {
+        println!();
+        let schema = match backend {
+            Backend::Sqlite => None,
+            Backend::Postgres => match pg_schema::PgSchema::fresh() {
+                Some(schema) => Some(schema),
+                None => {
+                    println!("== PostgreSQL: skipped, no server answers at {}", pg_schema::server_url());
+                    continue;
+                }
+            },
+        };
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let db = match &schema {
+            Some(schema) => schema.url.clone(),
+            None => dir.path().join("load.db").display().to_string(),
+        };
+        println!("== {backend:?}, {processes} bot process(es)");
+        runtime.block_on(run(&options, &db, backend, processes));
+    }
 }
 
-async fn run(options: Options) {
+async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     let config = Config { wait_timeout: Duration::from_secs(120), ..Config::default() };
     let fake = Arc::new(FakeDiscord::start_with(config).await.expect("the fake binds"));
-    let guild = fake.add_guild("Load");
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let mut bot = start_bot(&fake, guild.get(), &dir.path().join("load.db"));
-    fake.wait_ready().await.expect("the bot connects");
+    let guilds: Vec<GuildId> = (0..processes)
+        .map(|shard| fake.add_guild_on_shard(&format!("Load {shard}"), shard.into(), processes.into()))
+        .collect();
+    let mut bots: Vec<Child> = (0..processes).map(|shard| start_bot(&fake, db, shard, processes)).collect();
+    for shard in 0..processes {
+        fake.wait_shard_ready(shard.into()).await.expect("the bot connects");
+    }
     fake.wait_command("move").await.expect("the bot registers its commands");
 
     println!("starting {} games…", options.games);
@@ -69,7 +127,7 @@ async fn run(options: Options) {
     let mut starts = tokio::task::JoinSet::new();
     for i in 0..options.games {
         let variant = Variant::ALL[i % Variant::ALL.len()];
-        let channel = fake.add_channel(guild, &format!("table-{i}"));
+        let channel = fake.add_channel(guilds[i % guilds.len()], &format!("table-{i}"));
         let (white, black) = (fake.add_user(&format!("w{i}")), fake.add_user(&format!("b{i}")));
         let (fake, tables) = (Arc::clone(&fake), Arc::clone(&tables));
         starts.spawn(async move {
@@ -85,7 +143,12 @@ async fn run(options: Options) {
     while starts.join_next().await.is_some() {}
     println!("{} games started in {:.1} s", options.games, set_up.elapsed().as_secs_f64());
 
-    let rss_before = memory(&bot).0;
+    let rss_before: f64 = bots.iter().map(|bot| memory(bot).0).sum();
+    let cpu_before: f64 = bots.iter().map(cpu_seconds).sum();
+    let db_before = match backend {
+        Backend::Postgres => Some(pg_counters(db)),
+        Backend::Sqlite => None,
+    };
     let first_measured = fake.timings().len();
     let sent = Arc::new(Mutex::new(Sent::default()));
     let mut ticker = tokio::time::interval(Duration::from_secs_f64(1.0 / options.rate as f64));
@@ -112,6 +175,7 @@ async fn run(options: Options) {
             match answer {
                 Ok(answer) if !answer.message.is_ephemeral() => {
                     sent.moves += 1;
+                    sent.picture_bytes += answer.message.attachments.iter().map(|a| a.bytes.len() as u64).sum::<u64>();
                     let position = &mut table.position;
                     let played = position.parse_move(&text).expect("the move was legal");
                     position.play_unchecked(&played);
@@ -139,7 +203,12 @@ async fn run(options: Options) {
     }
     let elapsed = started.elapsed();
     while in_flight.join_next().await.is_some() {}
-    let (rss_after, peak) = memory(&bot);
+    let cpu_after: f64 = bots.iter().map(cpu_seconds).sum();
+    let db_after = match backend {
+        Backend::Postgres => Some(pg_counters(db)),
+        Backend::Sqlite => None,
+    };
+    let (rss_after, peak) = bots.iter().map(memory).fold((0.0, 0.0), |(after, peak), (a, p)| (after + a, peak + p));
 
     let timings: Vec<Duration> = fake.timings()[first_measured..]
         .iter()
@@ -154,8 +223,10 @@ async fn run(options: Options) {
     let mut sorted = timings.clone();
     sorted.sort();
     let at = |q: f64| sorted.get(((sorted.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
+    let per_move = |x: f64| x / sent.moves.max(1) as f64;
     println!();
     println!("games at once         {}", options.games);
+    println!("bot processes         {processes}");
     println!("offered rate          {} moves/s for {:.1} s", options.rate, elapsed.as_secs_f64());
     println!(
         "moves answered        {} ({:.1} moves/s sustained)",
@@ -174,12 +245,63 @@ async fn run(options: Options) {
     println!("latency median        {:.1} ms", at(0.5).as_secs_f64() * 1e3);
     println!("latency p99           {:.1} ms", at(0.99).as_secs_f64() * 1e3);
     println!("latency max           {:.1} ms", sorted.last().copied().unwrap_or_default().as_secs_f64() * 1e3);
+    println!("bot CPU per move      {:.2} ms (all processes)", per_move((cpu_after - cpu_before) * 1e3));
+    println!("picture bytes per move {:.0}", per_move(sent.picture_bytes as f64));
+    if let (Some(before), Some(after)) = (db_before, db_after) {
+        println!(
+            "database per move     {:.1} rows written, {:.1} commits, {:.0} WAL bytes",
+            per_move((after.rows - before.rows) as f64),
+            per_move((after.commits - before.commits) as f64),
+            per_move((after.wal - before.wal) as f64)
+        );
+    }
     println!(
-        "bot memory            {:.0} MB after set-up, {:.0} MB at the end, {:.0} MB peak",
+        "bot memory            {:.0} MB after set-up, {:.0} MB at the end, {:.0} MB peak (all processes)",
         rss_before, rss_after, peak
     );
-    let _ = bot.kill();
-    let _ = bot.wait();
+    for bot in &mut bots {
+        let _ = bot.kill();
+        let _ = bot.wait();
+    }
+}
+
+/// PostgreSQL's own counters for the database: rows written, transactions committed (reads
+/// included), bytes of write-ahead log so far.
+struct PgCounters {
+    rows: i64,
+    commits: i64,
+    wal: i64,
+}
+
+fn pg_counters(url: &str) -> PgCounters {
+    // The client blocks (and runs a runtime of its own): off the bench's runtime for its length.
+    tokio::task::block_in_place(|| read_pg_counters(url))
+}
+
+fn read_pg_counters(url: &str) -> PgCounters {
+    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("the schema answers");
+    // The statistics of the last moment, not a snapshot cached from earlier in this session.
+    client.batch_execute("SELECT pg_stat_clear_snapshot()").expect("a statement");
+    let row = client
+        .query_one(
+            "SELECT (tup_inserted + tup_updated + tup_deleted)::bigint, xact_commit::bigint,
+                    (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint
+             FROM pg_stat_database WHERE datname = current_database()",
+            &[],
+        )
+        .expect("the server's counters");
+    PgCounters { rows: row.get(0), commits: row.get(1), wal: row.get(2) }
+}
+
+/// The CPU time (user and system) a process has used, in seconds (Linux `/proc`).
+fn cpu_seconds(bot: &Child) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", bot.id())).unwrap_or_default();
+    // The fields after the command name, which sits in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(f64::NAN);
+    // utime and stime, fields 14 and 15 of the line: 11 and 12 counted from the state (field 3).
+    let per_second = 100.0; // USER_HZ on every Linux this runs on
+    (ticks(11) + ticks(12)) / per_second
 }
 
 #[derive(Default)]
@@ -189,6 +311,7 @@ struct Sent {
     failed: u64,
     finished: u64,
     skipped: u64,
+    picture_bytes: u64,
     last_refusal: String,
     restart: VecDeque<usize>,
 }
@@ -240,12 +363,12 @@ async fn start_game(fake: &FakeDiscord, channel: ChannelId, white: UserId, black
     assert!(!answer.message.is_ephemeral(), "the game starts: {}", answer.message.content);
 }
 
-fn start_bot(fake: &FakeDiscord, guild: u64, db: &std::path::Path) -> Child {
+fn start_bot(fake: &FakeDiscord, db: &str, shard: u32, shards: u32) -> Child {
     Command::new(env!("CARGO_BIN_EXE_chimera"))
         .arg("discord")
         .env("DISCORD_TOKEN", fake.token())
         .env("DISCORD_PROXY_URL", fake.base_url())
-        .env("DISCORD_GUILD_ID", guild.to_string())
+        .env("DISCORD_SHARDS", format!("{shard}-{shard}/{shards}"))
         .env("CHIMERA_DB", db)
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use rules::{Position, Variant};
+use rules::{Move, Position, Variant};
 
 #[derive(Parser)]
 #[command(name = "chimera", version, about = "Chess variants hosted in chat")]
@@ -21,6 +21,9 @@ enum Command {
     Console(crate::console::ConsoleArgs),
     /// The Discord bot: settings from the environment or .env (see .env.example).
     Discord(crate::discord::DiscordArgs),
+    /// The engine as a UCI engine on standard input and output (UCI_Variant: chess, golem,
+    /// grolman, ghostking, werewolf, unicorngreat).
+    Uci,
     /// Lists every variant: id, name and start FEN.
     Variants,
     /// Counts the legal move sequences of DEPTH plies (the last line printed is the count).
@@ -30,7 +33,8 @@ enum Command {
         /// Start from this FEN instead of the variant's start position.
         #[arg(long)]
         fen: Option<String>,
-        /// Coordinate moves to play first, separated by spaces.
+        /// Coordinate moves to play first, separated by spaces; a Grolman turn as --divide
+        /// prints it, `b1a3 (a1b1)`, or as one token, `b1a3/a1b1` (as `chimera uci` prints it).
         #[arg(long)]
         moves: Option<String>,
         /// Print the count below each legal move.
@@ -68,6 +72,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
     match command {
         Command::Console(args) => return crate::console::run(args),
         Command::Discord(args) => return crate::discord::run(args),
+        Command::Uci => return crate::uci::run(),
         Command::Variants => {
             for v in Variant::ALL {
                 println!("{}\t{}\t{}", v.id(), v.name(), v.start_fen());
@@ -82,24 +87,28 @@ fn dispatch(command: Command) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A position from an optional FEN and optional coordinate moves.
-fn position(variant: Variant, fen: Option<&str>, moves: Option<&str>) -> Result<Position> {
+/// The position from an optional FEN after optional coordinate moves (`--fen`, `--moves`), and
+/// the last of those moves.
+pub(crate) fn position(variant: Variant, fen: Option<&str>, moves: Option<&str>) -> Result<(Position, Option<Move>)> {
     let mut pos = match fen {
         Some(fen) => Position::from_fen(variant, fen).context("bad --fen")?,
         None => Position::start(variant),
     };
-    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+    let mut last = None;
+    let moves = rules::coord::split_moves(moves.unwrap_or("")).context("bad --moves")?;
+    for (i, text) in moves.into_iter().enumerate() {
         let m = pos.parse_coord(text).with_context(|| format!("--moves: move {} `{text}`", i + 1))?;
         pos.play_unchecked(&m);
+        last = Some(m);
     }
-    Ok(pos)
+    Ok((pos, last))
 }
 
 fn perft(variant: Variant, depth: u32, fen: Option<&str>, moves: Option<&str>, divide: bool) -> Result<()> {
     if depth > 20 {
         bail!("depth {depth} is too deep to count; perft takes a depth of at most 20");
     }
-    let pos = position(variant, fen, moves)?;
+    let (pos, _) = position(variant, fen, moves)?;
     let start = Instant::now();
     let nodes = if divide {
         let mut total = 0;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use render::{BoardView, Diagram, Markers, Renderer, Theme, MAX_SIZE, MIN_SIZE};
-use rules::{Position, Square, Variant};
+use rules::{Square, Variant};
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
@@ -56,7 +56,7 @@ pub fn run(args: RenderArgs) -> Result<()> {
             bail!("say which variant to draw (chimera variants lists them), or give --diagram")
         }
         (None, Some(variant)) => {
-            let (position, last) = position(variant, args.fen.as_deref(), args.moves.as_deref())?;
+            let (position, last) = crate::cli::position(variant, args.fen.as_deref(), args.moves.as_deref())?;
             let mut view = BoardView::new(&position)
                 .flipped(args.flip)
                 .size(args.size)
@@ -74,19 +74,4 @@ pub fn run(args: RenderArgs) -> Result<()> {
     };
     std::fs::write(&args.output, png).with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(())
-}
-
-/// The position after the moves, and the last of them.
-fn position(variant: Variant, fen: Option<&str>, moves: Option<&str>) -> Result<(Position, Option<rules::Move>)> {
-    let mut pos = match fen {
-        Some(fen) => Position::from_fen(variant, fen).context("bad --fen")?,
-        None => Position::start(variant),
-    };
-    let mut last = None;
-    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
-        let m = pos.parse_coord(text).with_context(|| format!("--moves: move {} `{text}`", i + 1))?;
-        pos.play_unchecked(&m);
-        last = Some(m);
-    }
-    Ok((pos, last))
 }

@@ -78,7 +78,7 @@ async fn challenges_are_accepted_declined_withdrawn_and_expire() {
     let expired = h.tick().await;
     assert_eq!(expired.len(), 1);
     assert_eq!(expired[0].channel.as_deref(), Some("lobby"));
-    assert!(expired[0].text.contains("dave's challenge 4 to erin (chess) expired unanswered."), "{}", expired[0].text);
+    assert!(expired[0].text.contains("dave's challenge 4 to erin (Chess) expired unanswered."), "{}", expired[0].text);
     assert!(h.err("erin@lobby: /accept challenge:4").await.contains("no longer open"));
 }
 
@@ -134,7 +134,7 @@ async fn a_grolman_lead_move_with_a_choice_of_chains_offers_each_turn() {
     assert!(message.private && message.text.contains("`e3` can be played more than one way"));
     let labels: Vec<&str> = message.buttons.iter().map(|b| b.label.as_str()).collect();
     assert_eq!(labels, ["e3 (Nge2, Rg1)", "e3 (Nce2, c3, Qc2, Kd1)"]);
-    let second = message.buttons[1].command.clone();
+    let second = message.buttons[1].command.to_string();
     assert_eq!(second, "/move e2e3 (c3e2 c2c3 d1c2 e1d1) game:1");
     let played = h.ok(&format!("alice: {second}")).await;
     assert!(played.contains("alice (White) played 2. e3 (Nce2, c3, Qc2, Kd1)."), "{played}");
@@ -159,7 +159,7 @@ async fn the_rules_come_with_their_diagrams() {
     let reply = h.say("anyone: /rules golem").await;
     assert!(reply.messages[0].text.contains("Golem Chess"));
     assert_eq!(reply.messages[0].images.len(), 2);
-    assert!(reply.messages[0].images.iter().all(|i| i.png.starts_with(b"\x89PNG")));
+    assert!(reply.messages[0].images.iter().all(|i| i.bytes.starts_with(b"\x89PNG")));
     assert!(h.ok("anyone: /rules").await.contains("`unicorn-great`: Unicorn Great Chess"));
 }
 

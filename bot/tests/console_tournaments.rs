@@ -135,7 +135,7 @@ async fn a_nine_player_swiss_runs_from_sign_up_to_the_prize_table() {
     assert!(shown[&timed_out].losses >= 1);
     let picture = d.log.iter().flat_map(|m| &m.images).find(|i| i.file_name == "tournament-1-standings-4.png");
     let picture = picture.expect("a standings picture");
-    assert!(picture.png.starts_with(b"\x89PNG"));
+    assert!(picture.bytes.starts_with(b"\x89PNG"));
     // Anyone may look afterwards.
     let again = d.ok("p5: /tournament standings").await;
     assert_eq!(read_standings(&common::text(&again)), shown);

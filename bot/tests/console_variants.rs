@@ -18,7 +18,10 @@ async fn every_variant_plays_from_a_challenge_to_a_decisive_end() {
             // A Grolman turn that loses on the spot is played only when confirmed.
             let asked = h.say(&format!("{mover}: /move {unconfirmed}")).await;
             let button = &asked.messages[0].buttons[0];
-            assert!(asked.messages[0].private && button.command.ends_with("confirm:yes game:1"), "{asked:?}");
+            assert!(
+                asked.messages[0].private && button.command.to_string().ends_with("confirm:yes game:1"),
+                "{asked:?}"
+            );
             assert!(h.ok(&format!("{mover}: /board")).await.contains(&format!("{mover} (")), "the turn was not played");
         }
         let end = h.ok(&format!("{mover}: /move {last}")).await;
@@ -41,7 +44,7 @@ async fn every_variant_ends_by_a_confirmed_resignation() {
         h.start(case.variant, "rated:no").await;
         h.play(&case.opening).await;
         let asked = h.say("bob: /resign").await;
-        assert_eq!(asked.messages[0].buttons[0].command, "/resign confirm:yes game:1");
+        assert_eq!(asked.messages[0].buttons[0].command.to_string(), "/resign confirm:yes game:1");
         assert!(h.ok("alice: /game").await.contains("Game 1"), "asking changes nothing");
         let resigned = h.ok("bob: /resign confirm:yes game:1").await;
         assert!(resigned.contains("bob resigns. White wins by resignation (alice beats bob), 1-0"), "{resigned}");
@@ -56,7 +59,7 @@ async fn every_variant_draws_by_agreement() {
         h.start(case.variant, "").await;
         h.play(&case.opening).await;
         let offer = h.say("alice: /draw offer").await;
-        let commands: Vec<&str> = offer.messages[0].buttons.iter().map(|b| b.command.as_str()).collect();
+        let commands: Vec<String> = offer.messages[0].buttons.iter().map(|b| b.command.to_string()).collect();
         assert_eq!(commands, ["/draw accept game:1", "/draw decline game:1"]);
         assert!(h.err("alice: /draw accept").await.contains("bob has not offered a draw"));
         let drawn = h.ok("bob: /draw accept game:1").await;
@@ -121,7 +124,7 @@ async fn every_variant_takes_back_a_move_by_agreement() {
         h.start(case.variant, "").await;
         h.play(&case.opening).await;
         let asked = h.say("bob: /takeback offer").await;
-        assert_eq!(asked.messages[0].buttons[0].command, "/takeback accept game:1");
+        assert_eq!(asked.messages[0].buttons[0].command.to_string(), "/takeback accept game:1");
         assert!(h.err("bob: /takeback accept").await.contains("alice has not asked for a takeback"));
         let taken = h.say("alice: /takeback accept game:1").await;
         assert!(common::text(&taken).contains("1 move taken back. bob (Black) to move."), "{taken:?}");

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use chimera::host::{Command, Host, ManualClock, Places, Reply, Request, Settings, User};
+use host::{Host, ManualClock, PlaceError, Places, Reply, Request, Settings, User};
 
 #[derive(Default)]
 struct FlakyPlaces {
@@ -18,9 +18,9 @@ struct FlakyPlaces {
 
 #[async_trait]
 impl Places for FlakyPlaces {
-    async fn open_place(&self, parent: &str, _title: &str) -> anyhow::Result<String> {
+    async fn open_place(&self, parent: &str, _title: &str) -> Result<String, PlaceError> {
         if self.down.load(Ordering::SeqCst) {
-            anyhow::bail!("threads are unavailable");
+            return Err("threads are unavailable".into());
         }
         Ok(format!("{parent}-t{}", self.opened.fetch_add(1, Ordering::SeqCst) + 1))
     }
@@ -35,7 +35,7 @@ async fn say(host: &Host, places: &FlakyPlaces, n: &mut u32, user: &str, line: &
         user: User { id: user.into(), name: user.into() },
         manager: false,
         request_id: format!("r{n}"),
-        command: line.parse::<Command>().unwrap(),
+        command: chimera::console::read_command(line).unwrap(),
     };
     let reply = host.handle(request, places).await;
     assert!(!reply.is_error(), "{line}: {}", common::text(&reply));

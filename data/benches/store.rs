@@ -1,13 +1,17 @@
-//! Storage figures: sustained durable move appends with 10,000 active games in the database,
-//! and the time to load a game of 200 moves.
+//! Storage figures, on SQLite and on PostgreSQL in the same run: sustained durable move appends
+//! with 10,000 active games in the database, and the time to load a game of 200 moves.
 //!
 //! `cargo bench -p chimera-data --bench store [-- sync|async|load]` (all three by default).
-//! Prints figures; asserts nothing.
+//! PostgreSQL is the server of `CHIMERA_TEST_POSTGRES_URL` (default: 127.0.0.1:5432, database
+//! `test`), in a schema of its own dropped afterwards; without one its figures are skipped with
+//! a line saying so. Prints figures; asserts nothing.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use data::{AsyncStore, GameId, NewGame, NewMove, Store, Synchronous};
+use data::{AsyncStore, GameId, Location, NewGame, NewMove, Store, Synchronous};
+
+#[path = "../src/testing/pg_schema.rs"]
+mod pg_schema;
 
 const ACTIVE_GAMES: usize = 10_000;
 const RUN_FOR: Duration = Duration::from_secs(4);
@@ -22,7 +26,7 @@ fn new_game(i: usize, white: i64, black: i64) -> NewGame {
         white,
         black,
         start_fen: FEN.into(),
-        time_control: Some(data::TimeControl { base_ms: 600_000, increment_ms: 5_000 }),
+        time_control: Some(data::TimeControl { kind: data::ClockKind::Live, base_ms: 600_000, increment_ms: 5_000 }),
         deadline: Some(1_000_000),
         rated: true,
     }
@@ -42,8 +46,8 @@ fn new_move(expected_ply: u32, request: u64) -> NewMove {
 }
 
 /// Seeds the active games; returns their ids.
-fn seed(path: &Path) -> Vec<GameId> {
-    let mut store = Store::open(path).unwrap();
+fn seed(location: &Location) -> Vec<GameId> {
+    let mut store = Store::open(location).unwrap();
     store
         .write(|tx| {
             let players: Vec<i64> = (0..200)
@@ -81,8 +85,8 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 /// One transaction (one commit) per move, from one thread.
-fn sync_appends(path: &Path, games: &[GameId], plies: &mut [u32], synchronous: Synchronous) -> Figures {
-    let mut store = Store::open_with(path, synchronous).unwrap();
+fn sync_appends(location: &Location, games: &[GameId], plies: &mut [u32], synchronous: Synchronous) -> Figures {
+    let mut store = Store::open_with(location, synchronous).unwrap();
     let mut latencies = Vec::new();
     let start = Instant::now();
     while start.elapsed() < RUN_FOR {
@@ -98,10 +102,10 @@ fn sync_appends(path: &Path, games: &[GameId], plies: &mut [u32], synchronous: S
 
 /// `movers` games moving at once through the group-committing writer, each waiting for its
 /// move's commit before the next.
-fn async_appends(path: &Path, games: &[GameId], plies: &[u32], movers: usize) -> Figures {
+fn async_appends(location: &Location, games: &[GameId], plies: &[u32], movers: usize) -> Figures {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     runtime.block_on(async {
-        let store = AsyncStore::open(path).await.unwrap();
+        let store = AsyncStore::open(location).await.unwrap();
         let start = Instant::now();
         let tasks: Vec<_> = (0..movers)
             .map(|m| {
@@ -132,8 +136,8 @@ fn async_appends(path: &Path, games: &[GameId], plies: &[u32], movers: usize) ->
     })
 }
 
-fn load_times(path: &Path) {
-    let mut store = Store::open(path).unwrap();
+fn load_times(location: &Location) {
+    let mut store = Store::open(location).unwrap();
     let game = store
         .write(|tx| {
             let white = tx.upsert_player("discord", "loader-w", "W", 0)?.id;
@@ -184,25 +188,36 @@ fn thread_cpu_time() -> Duration {
 fn main() {
     // cargo passes `--bench`; a bare word picks one part.
     let only = std::env::args().skip(1).find(|arg| !arg.starts_with('-'));
-    let runs = |part: &str| only.as_deref().is_none_or(|only| only == part);
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bench.db");
+    println!("== SQLite (a file in {})", dir.path().display());
+    run(&Location::Sqlite(dir.path().join("bench.db")), only.as_deref());
+    match pg_schema::PgSchema::fresh() {
+        Some(schema) => {
+            println!("== PostgreSQL ({})", Location::Postgres(pg_schema::server_url()));
+            run(&Location::Postgres(schema.url.clone()), only.as_deref());
+        }
+        None => println!("== PostgreSQL: skipped, no server answers at {}", pg_schema::server_url()),
+    }
+}
+
+fn run(location: &Location, only: Option<&str>) {
+    let runs = |part: &str| only.is_none_or(|only| only == part);
     let seeding = Instant::now();
-    let games = seed(&path);
+    let games = seed(location);
     println!("seeded {ACTIVE_GAMES} active games in {:.1} s", seeding.elapsed().as_secs_f64());
     let mut plies = vec![0; games.len()];
 
     if runs("sync") {
-        sync_appends(&path, &games, &mut plies, Synchronous::Full)
-            .print("one commit per move, synchronous=FULL (durable)");
-        sync_appends(&path, &games, &mut plies, Synchronous::Normal)
-            .print("one commit per move, synchronous=NORMAL (not power-safe)");
+        sync_appends(location, &games, &mut plies, Synchronous::Full)
+            .print("one commit per move, synchronous FULL / synchronous_commit on (durable)");
+        sync_appends(location, &games, &mut plies, Synchronous::Normal)
+            .print("one commit per move, synchronous NORMAL / synchronous_commit off (not power-safe)");
     }
     for movers in [16, 64, 256].into_iter().filter(|_| runs("async")) {
-        async_appends(&path, &games, &plies, movers)
-            .print(&format!("AsyncStore group commit, {movers} games moving at once, FULL"));
+        async_appends(location, &games, &plies, movers)
+            .print(&format!("AsyncStore, {movers} games moving at once, durable"));
         // The async run moved games on; read where they stand.
-        let store = Store::open(&path).unwrap();
+        let store = Store::open(location).unwrap();
         store
             .read(|tx| {
                 for (i, &game) in games.iter().enumerate() {
@@ -213,6 +228,6 @@ fn main() {
             .unwrap();
     }
     if runs("load") {
-        load_times(&path);
+        load_times(location);
     }
 }

@@ -1,5 +1,9 @@
-//! The store for async code: one writer thread that commits in groups, and a small pool of
-//! reading connections on tokio's blocking threads.
+//! The store for async code, on either backend.
+//!
+//! # SQLite
+//!
+//! One writer thread that commits in groups, and a small pool of reading connections on tokio's
+//! blocking threads.
 //!
 //! Why a dedicated writer thread rather than `spawn_blocking` for writes: SQLite admits one
 //! writer at a time, so writers on many blocking threads would only queue on the file lock
@@ -14,10 +18,18 @@
 //! should not queue behind writes on the writer thread. Each read borrows one of a few
 //! read-only connections (each keeps its prepared statements) on a blocking thread, never on a
 //! runtime worker.
+//!
+//! # PostgreSQL
+//!
+//! A pool of connections (r2d2), each keeping its prepared statements; every read and write
+//! takes one on a blocking thread for the length of its transaction. The server admits many
+//! writers at once and groups their log flushes itself, so there is no writer thread; a write
+//! is `SERIALIZABLE` and is run again when it conflicts with another (see `pg.rs`), which is why
+//! a write's closure is `Fn`: it may run more than once, and must do nothing but its queries.
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -26,6 +38,10 @@ use tokio::sync::{oneshot, Semaphore};
 
 use crate::db::{ReadTx, Store, WriteTx};
 use crate::error::{Error, Result};
+use crate::location::Location;
+use crate::pg::{self, Manager, PgConn};
+use crate::sql::Conn;
+use crate::Synchronous;
 
 /// Writes committed together at most (a bound on how long the first of them waits).
 const MAX_BATCH: usize = 256;
@@ -33,21 +49,83 @@ const MAX_BATCH: usize = 256;
 /// How long a batch waits at most for writes that follow the last batch's (see `write_loop`).
 const GATHER: Duration = Duration::from_micros(300);
 
-/// Reads run at once at most, each on its own connection.
+/// SQLite: reads run at once at most, each on its own connection.
 const READERS: usize = 4;
 
-/// A cheap handle (clone it freely) to the store's writer thread and reader pool.
+/// PostgreSQL: connections per process at most (reads and writes together).
+const PG_CONNECTIONS: u32 = 16;
+
+/// How long a read or write waits for a free PostgreSQL connection before failing.
+const PG_CHECKOUT: Duration = Duration::from_secs(10);
+
+/// A cheap handle (clone it freely) to the store.
 #[derive(Clone)]
 pub struct AsyncStore {
-    jobs: mpsc::Sender<Box<dyn Job>>,
-    readers: Arc<Readers>,
+    backend: AsyncBackend,
+}
+
+#[derive(Clone)]
+enum AsyncBackend {
+    /// The writer thread's queue and the reader pool.
+    Sqlite {
+        jobs: mpsc::Sender<Box<dyn Job>>,
+        readers: Arc<Readers>,
+    },
+    Postgres(Arc<PgPool>),
+}
+
+/// The PostgreSQL pool, closed off the runtime: closing a connection of the blocking client
+/// blocks, which tokio forbids on its workers (where the last handle is usually dropped).
+struct PgPool(Option<r2d2::Pool<Manager>>);
+
+impl Drop for PgPool {
+    fn drop(&mut self) {
+        let Some(pool) = self.0.take() else { return };
+        if tokio::runtime::Handle::try_current().is_err() {
+            return drop(pool);
+        }
+        let pool = Arc::new(Mutex::new(Some(pool)));
+        let closing = pool.clone();
+        let spawned = thread::Builder::new()
+            .name("chimera-db-close".into())
+            .spawn(move || drop(closing.lock().unwrap_or_else(|e| e.into_inner()).take()));
+        if spawned.is_err() {
+            // No thread to close it on: the connections are left open, and the server ends
+            // them with the process, rather than this thread blocking a runtime worker.
+            std::mem::forget(pool.lock().unwrap_or_else(|e| e.into_inner()).take());
+        }
+    }
 }
 
 impl AsyncStore {
-    /// Opens and migrates the database on a new writer thread; the thread lives while any
-    /// handle does.
-    pub async fn open(path: impl AsRef<Path>) -> Result<AsyncStore> {
-        let path = path.as_ref().to_path_buf();
+    /// Opens and migrates the database at `location` (a SQLite path or a PostgreSQL URL, see
+    /// [`Location`]). For SQLite, on a new writer thread that lives while any handle does.
+    pub async fn open(location: impl Into<Location>) -> Result<AsyncStore> {
+        match location.into() {
+            Location::Sqlite(path) => AsyncStore::open_sqlite(path).await,
+            Location::Postgres(url) => {
+                tokio::task::spawn_blocking(move || AsyncStore::open_postgres(&url)).await.map_err(|_| Error::Closed)?
+            }
+        }
+    }
+
+    fn open_postgres(url: &str) -> Result<AsyncStore> {
+        let config = pg::config(url)?;
+        // Migrated once, on a connection of its own, before the pool opens any.
+        pg::migrate(&PgConn::connect(&config, Synchronous::Full)?)?;
+        let pool = r2d2::Pool::builder()
+            .max_size(PG_CONNECTIONS)
+            .min_idle(Some(1))
+            .connection_timeout(PG_CHECKOUT)
+            // A connection is checked by its first statement: a lost one fails there, is
+            // dropped as broken, and the next transaction gets a new one.
+            .test_on_check_out(false)
+            .build(Manager { config, synchronous: Synchronous::Full })
+            .map_err(|e| Error::Pool(e.to_string()))?;
+        Ok(AsyncStore { backend: AsyncBackend::Postgres(Arc::new(PgPool(Some(pool)))) })
+    }
+
+    async fn open_sqlite(path: PathBuf) -> Result<AsyncStore> {
         let (opened_tx, opened) = oneshot::channel();
         let (jobs, queue) = mpsc::channel::<Box<dyn Job>>();
         let writer_path = path.clone();
@@ -66,23 +144,31 @@ impl AsyncStore {
         opened.await.map_err(|_| Error::Closed)??;
         let readers =
             Arc::new(Readers { path, idle: Mutex::new(Vec::new()), permits: Arc::new(Semaphore::new(READERS)) });
-        Ok(AsyncStore { jobs, readers })
+        Ok(AsyncStore { backend: AsyncBackend::Sqlite { jobs, readers } })
     }
 
-    /// Runs `f` in a write transaction on the writer thread and returns once it is committed
-    /// (durably). If `f` fails, nothing of it stays; if the batch's commit fails, every write in
-    /// it gets `Error::Batch`. A panic in `f` is resumed in the caller.
+    /// Runs `f` in a write transaction and returns once it is committed (durably). If `f`
+    /// fails, nothing of it stays. A panic in `f` is resumed in the caller.
+    ///
+    /// SQLite: on the writer thread, in a batch; if the batch's commit fails, every write in it
+    /// gets `Error::Batch`. PostgreSQL: on a pooled connection, `SERIALIZABLE`, and `f` runs
+    /// again if the transaction conflicted with another.
     pub async fn write<R, F>(&self, f: F) -> Result<R>
     where
-        F: FnOnce(&WriteTx<'_>) -> Result<R> + Send + 'static,
+        F: Fn(&WriteTx<'_>) -> Result<R> + Send + 'static,
         R: Send + 'static,
     {
-        let (reply, answer) = oneshot::channel();
-        let job = Box::new(Pending { f: Some(f), outcome: None, reply });
-        self.jobs.send(job).map_err(|_| Error::Closed)?;
-        match answer.await.map_err(|_| Error::Closed)? {
-            Ok(result) => result,
-            Err(panic) => panic::resume_unwind(panic),
+        match &self.backend {
+            AsyncBackend::Sqlite { jobs, .. } => {
+                let (reply, answer) = oneshot::channel();
+                let job = Box::new(Pending { f: Some(f), outcome: None, reply });
+                jobs.send(job).map_err(|_| Error::Closed)?;
+                match answer.await.map_err(|_| Error::Closed)? {
+                    Ok(result) => result,
+                    Err(panic) => panic::resume_unwind(panic),
+                }
+            }
+            AsyncBackend::Postgres(pool) => on_pooled(pool, move |conn| conn.write(f)).await,
         }
     }
 
@@ -92,22 +178,48 @@ impl AsyncStore {
         F: FnOnce(&ReadTx<'_>) -> Result<R> + Send + 'static,
         R: Send + 'static,
     {
-        let permit = self.readers.permits.clone().acquire_owned().await.map_err(|_| Error::Closed)?;
-        let readers = self.readers.clone();
-        let joined = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let store = readers.take()?;
-            let result = store.read(f);
-            // A connection is only returned after a read that did not panic.
-            readers.put(store);
-            result
+        let readers = match &self.backend {
+            AsyncBackend::Sqlite { readers, .. } => readers.clone(),
+            AsyncBackend::Postgres(pool) => return on_pooled(pool, move |conn| conn.read(f)).await,
+        };
+        let permit = readers.permits.clone().acquire_owned().await.map_err(|_| Error::Closed)?;
+        joined(
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let store = readers.take()?;
+                let result = store.read(f);
+                // A connection is only returned after a read that did not panic.
+                readers.put(store);
+                result
+            })
+            .await,
+        )
+    }
+}
+
+/// Runs `f` with a pooled PostgreSQL connection on a blocking thread. A connection whose
+/// transaction did not end (`f` panicked) or that was lost is dropped by the pool, not reused.
+async fn on_pooled<R: Send + 'static>(
+    pool: &Arc<PgPool>,
+    f: impl FnOnce(&PgConn) -> Result<R> + Send + 'static,
+) -> Result<R> {
+    let pool = pool.clone();
+    joined(
+        tokio::task::spawn_blocking(move || {
+            let pool = pool.0.as_ref().ok_or(Error::Closed)?;
+            let conn = pool.get().map_err(|e| Error::Pool(e.to_string()))?;
+            f(&conn)
         })
-        .await;
-        match joined {
-            Ok(result) => result,
-            Err(e) if e.is_panic() => panic::resume_unwind(e.into_panic()),
-            Err(_) => Err(Error::Closed),
-        }
+        .await,
+    )
+}
+
+/// The result of a blocking task, its panic resumed in the caller.
+fn joined<R>(joined: std::result::Result<Result<R>, tokio::task::JoinError>) -> Result<R> {
+    match joined {
+        Ok(result) => result,
+        Err(e) if e.is_panic() => panic::resume_unwind(e.into_panic()),
+        Err(_) => Err(Error::Closed),
     }
 }
 
@@ -123,7 +235,7 @@ impl Readers {
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         match idle {
             Some(store) => Ok(store),
-            None => Store::open_reader(&self.path),
+            None => Store::open_sqlite_reader(&self.path),
         }
     }
 
@@ -138,7 +250,7 @@ type Panic = Box<dyn Any + Send>;
 trait Job: Send {
     /// Runs the write in its own savepoint of the batch's transaction. An error here is the
     /// batch's (the savepoint could not be managed), not the write's.
-    fn run(&mut self, tx: &WriteTx<'_>) -> Result<()>;
+    fn run(&mut self, tx: &rusqlite::Connection) -> Result<()>;
 
     /// Answers the caller once the batch has committed or failed.
     fn answer(self: Box<Self>, batch: std::result::Result<(), &Arc<Error>>);
@@ -152,19 +264,19 @@ struct Pending<F, R> {
 
 impl<F, R> Job for Pending<F, R>
 where
-    F: FnOnce(&WriteTx<'_>) -> Result<R> + Send,
+    F: Fn(&WriteTx<'_>) -> Result<R> + Send,
     R: Send,
 {
-    fn run(&mut self, tx: &WriteTx<'_>) -> Result<()> {
+    fn run(&mut self, conn: &rusqlite::Connection) -> Result<()> {
         let f = self.f.take().expect("a job runs once");
-        tx.conn().execute_batch("SAVEPOINT job")?;
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| f(tx)));
+        conn.execute_batch("SAVEPOINT job")?;
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| f(&WriteTx::new(Conn::Sqlite(conn)))));
         let end = match outcome {
             Ok(Ok(_)) => "RELEASE job",
             _ => "ROLLBACK TO job; RELEASE job",
         };
         self.outcome = Some(outcome);
-        tx.conn().execute_batch(end)?;
+        conn.execute_batch(end)?;
         Ok(())
     }
 
@@ -215,11 +327,8 @@ fn write_loop(mut store: Store, queue: mpsc::Receiver<Box<dyn Job>>) {
 
 fn commit_batch(store: &mut Store, batch: &mut [Box<dyn Job>]) -> Result<()> {
     let tx = store.begin_batch()?;
-    {
-        let write = WriteTx::new(&tx);
-        for job in batch.iter_mut() {
-            job.run(&write)?;
-        }
+    for job in batch.iter_mut() {
+        job.run(&tx)?;
     }
     tx.commit()?;
     Ok(())

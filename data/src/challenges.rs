@@ -1,11 +1,10 @@
 //! Challenges: an offer to play, to one player or to anyone in the channel, until it expires or
 //! someone accepts (which starts the game in the same commit) or declines.
 
-use rusqlite::{params, OptionalExtension, Row};
-
 use crate::db::{ReadTx, WriteTx};
 use crate::error::{Error, Result};
 use crate::games::{Color, Game, NewGame, TimeControl};
+use crate::sql::{params, sql, Row};
 use crate::text::text_enum;
 use crate::{ChallengeId, Millis, PlayerId};
 
@@ -50,26 +49,31 @@ pub struct Challenge {
 }
 
 impl Challenge {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Challenge> {
+    fn from_row(row: &Row<'_, '_>) -> Result<Challenge> {
         Ok(Challenge {
-            id: row.get("id")?,
-            platform: row.get("platform")?,
-            server: row.get("server")?,
-            channel: row.get("channel")?,
-            challenger: row.get("challenger_id")?,
-            challenged: row.get("challenged_id")?,
-            variant: row.get("variant")?,
-            color: row.get("color")?,
-            time_control: TimeControl::from_columns(row.get("base_ms")?, row.get("increment_ms")?),
-            rated: row.get("rated")?,
-            created_at: row.get("created_at")?,
-            expires_at: row.get("expires_at")?,
+            id: row.get(0)?,
+            platform: row.get(1)?,
+            server: row.get(2)?,
+            channel: row.get(3)?,
+            challenger: row.get(4)?,
+            challenged: row.get(5)?,
+            variant: row.get(6)?,
+            color: row.get(7)?,
+            time_control: TimeControl::from_columns(row.get(8)?, row.get(9)?, row.get(10)?),
+            rated: row.get(11)?,
+            created_at: row.get(12)?,
+            expires_at: row.get(13)?,
         })
     }
 }
 
-const COLUMNS: &str = "id, platform, server, channel, challenger_id, challenged_id, variant, \
-    color, base_ms, increment_ms, rated, created_at, expires_at";
+/// The columns `Challenge::from_row` reads, in its order.
+macro_rules! columns {
+    () => {
+        "id, platform, server, channel, challenger_id, challenged_id, variant, color, clock_kind, \
+         base_ms, increment_ms, rated, created_at, expires_at"
+    };
+}
 
 /// What the host adds when a challenge is accepted: what storage cannot know or must not draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,63 +92,69 @@ pub struct Acceptance {
 impl ReadTx<'_> {
     pub fn challenge(&self, id: ChallengeId) -> Result<Challenge> {
         self.conn()
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM challenges WHERE id = ?1"))?
-            .query_row([id], Challenge::from_row)
-            .optional()?
+            .query_opt(sql!("SELECT ", columns!(), " FROM challenges WHERE id = $1"), params![id], Challenge::from_row)?
             .ok_or(Error::NotFound { what: "challenge", id })
     }
 
     /// The unexpired challenges made in a channel, oldest first.
     pub fn channel_challenges(&self, platform: &str, channel: &str, now: Millis) -> Result<Vec<Challenge>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM challenges
-             WHERE platform = ?1 AND channel = ?2 AND expires_at > ?3 ORDER BY id"
-        ))?;
-        let challenges = stmt.query_map(params![platform, channel, now], Challenge::from_row)?;
-        Ok(challenges.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                columns!(),
+                " FROM challenges WHERE platform = $1 AND channel = $2 AND expires_at > $3 ORDER BY id"
+            ),
+            params![platform, channel, now],
+            Challenge::from_row,
+        )
     }
 
     /// The unexpired challenges `player` made or received, oldest first.
     pub fn challenges_of(&self, player: PlayerId, now: Millis) -> Result<Vec<Challenge>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM challenges WHERE challenger_id = ?1 AND expires_at > ?2
-             UNION
-             SELECT {COLUMNS} FROM challenges WHERE challenged_id = ?1 AND expires_at > ?2
-             ORDER BY id"
-        ))?;
-        let challenges = stmt.query_map(params![player, now], Challenge::from_row)?;
-        Ok(challenges.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                columns!(),
+                " FROM challenges WHERE challenger_id = $1 AND expires_at > $2
+                  UNION
+                  SELECT ",
+                columns!(),
+                " FROM challenges WHERE challenged_id = $1 AND expires_at > $2
+                  ORDER BY id"
+            ),
+            params![player, now],
+            Challenge::from_row,
+        )
     }
 }
 
 impl WriteTx<'_> {
     pub fn create_challenge(&self, new: &NewChallenge, now: Millis) -> Result<Challenge> {
-        let (base_ms, increment_ms) = TimeControl::columns(new.time_control);
-        let id = self
-            .conn()
-            .prepare_cached(
+        let (clock_kind, base_ms, increment_ms) = TimeControl::columns(new.time_control);
+        let id: ChallengeId = self.conn().value(
+            sql!(
                 "INSERT INTO challenges (platform, server, channel, challenger_id, challenged_id,
-                     variant, color, base_ms, increment_ms, rated, created_at, expires_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
-                 RETURNING id",
-            )?
-            .query_row(
-                params![
-                    new.platform,
-                    new.server,
-                    new.channel,
-                    new.challenger,
-                    new.challenged,
-                    new.variant,
-                    new.color,
-                    base_ms,
-                    increment_ms,
-                    new.rated,
-                    now,
-                    new.expires_at
-                ],
-                |row| row.get(0),
-            )?;
+                     variant, color, base_ms, increment_ms, rated, created_at, expires_at,
+                     clock_kind)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                 RETURNING id"
+            ),
+            params![
+                new.platform,
+                new.server,
+                new.channel,
+                new.challenger,
+                new.challenged,
+                new.variant,
+                new.color,
+                base_ms,
+                increment_ms,
+                new.rated,
+                now,
+                new.expires_at,
+                clock_kind
+            ],
+        )?;
         self.challenge(id)
     }
 
@@ -206,28 +216,58 @@ impl WriteTx<'_> {
 
     /// Removes every challenge expired at `now` and returns them, so the host can say so.
     pub fn expire_challenges(&self, now: Millis) -> Result<Vec<Challenge>> {
-        let mut stmt = self
-            .conn()
-            .prepare_cached(&format!("DELETE FROM challenges WHERE expires_at <= ?1 RETURNING {COLUMNS}"))?;
-        let mut expired: Vec<Challenge> =
-            stmt.query_map([now], Challenge::from_row)?.collect::<rusqlite::Result<_>>()?;
+        let mut expired = self.conn().query(
+            sql!("DELETE FROM challenges WHERE expires_at <= $1 RETURNING ", columns!()),
+            params![now],
+            Challenge::from_row,
+        )?;
         expired.sort_by_key(|c| c.id);
         Ok(expired)
     }
 
     /// Like [`WriteTx::expire_challenges`], for one platform: each host expires its own.
     pub fn expire_challenges_on(&self, platform: &str, now: Millis) -> Result<Vec<Challenge>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "DELETE FROM challenges WHERE platform = ?1 AND expires_at <= ?2 RETURNING {COLUMNS}"
-        ))?;
-        let mut expired: Vec<Challenge> =
-            stmt.query_map(params![platform, now], Challenge::from_row)?.collect::<rusqlite::Result<_>>()?;
+        let mut expired = self.conn().query(
+            sql!("DELETE FROM challenges WHERE platform = $1 AND expires_at <= $2 RETURNING ", columns!()),
+            params![platform, now],
+            Challenge::from_row,
+        )?;
+        expired.sort_by_key(|c| c.id);
+        Ok(expired)
+    }
+
+    /// Removes up to `limit` challenges of `platform` expired at `now`, oldest first, and
+    /// returns them: [`WriteTx::expire_challenges_on`] for several processes (see "Several
+    /// processes" in the crate's docs). On PostgreSQL the challenges another process is
+    /// expiring at that moment are skipped, not waited for, so each is expired (and announced)
+    /// by one process.
+    pub fn claim_expired_challenges(&self, platform: &str, now: Millis, limit: u32) -> Result<Vec<Challenge>> {
+        let mut expired = self.conn().query(
+            sql!(
+                postgres: concat!(
+                    "DELETE FROM challenges WHERE id IN (
+                         SELECT id FROM challenges WHERE platform = $1 AND expires_at <= $2
+                         ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
+                     RETURNING ",
+                    columns!()
+                ),
+                sqlite: concat!(
+                    "DELETE FROM challenges WHERE id IN (
+                         SELECT id FROM challenges WHERE platform = $1 AND expires_at <= $2
+                         ORDER BY id LIMIT $3)
+                     RETURNING ",
+                    columns!()
+                ),
+            ),
+            params![platform, now, limit],
+            Challenge::from_row,
+        )?;
         expired.sort_by_key(|c| c.id);
         Ok(expired)
     }
 
     fn delete_challenge(&self, id: ChallengeId) -> Result<()> {
-        self.conn().prepare_cached("DELETE FROM challenges WHERE id = ?1")?.execute([id])?;
+        self.conn().execute(sql!("DELETE FROM challenges WHERE id = $1"), params![id])?;
         Ok(())
     }
 }

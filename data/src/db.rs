@@ -1,34 +1,22 @@
-//! Opening the database, its pragmas and migrations, and the two kinds of transaction every
-//! query runs in.
+//! Opening the database on either backend, and the two kinds of transaction every query runs in.
 //!
 //! Each query is a method of [`ReadTx`] or [`WriteTx`], in the module of what it touches
-//! (`games`, `moves`, ...). [`Store::read`] and [`Store::write`] run a closure in one transaction,
-//! so a caller can make several changes that land together or not at all.
+//! (`games`, `moves`, ...), written once for both backends (see `sql.rs`). [`Store::read`] and
+//! [`Store::write`] run a closure in one transaction, so a caller can make several changes that
+//! land together or not at all.
 
 use std::ops::Deref;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
 
 use rusqlite::{Connection, TransactionBehavior};
-use rusqlite_migration::{Migrations, M};
 
 use crate::error::{Error, Result};
+use crate::location::Location;
+use crate::pg::{self, PgConn};
+use crate::sql::Conn;
 
-/// The schema, one migration per step. Never edit a released step: append a new one.
-pub(crate) fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![
-        M::up(include_str!("migrations/001_games.sql")),
-        M::up(include_str!("migrations/002_tournaments.sql")),
-        M::up(include_str!("migrations/003_host.sql")),
-        M::up(include_str!("migrations/004_tournament_play.sql")),
-    ])
-}
-
-/// The schema version this build writes.
-pub const SCHEMA_VERSION: usize = 4;
-
-/// How long a connection waits for another one's write lock before giving up with `SQLITE_BUSY`.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// The schema version this build writes (the same number on both backends).
+pub const SCHEMA_VERSION: usize = 6;
 
 /// Where the database lives unless the operator says otherwise: `chimera.db` in the working
 /// directory.
@@ -38,10 +26,11 @@ pub fn default_path() -> PathBuf {
 
 /// When a commit reaches the disk.
 ///
-/// In WAL mode, `Full` syncs the log on every commit, so a commit that returned survives a power
-/// cut. `Normal` syncs only at checkpoints: a commit survives a crash of the process but the last
-/// ones may be lost with the machine. A move is acknowledged to a player after its commit, so the
-/// host uses `Full`; `Normal` is here for the benchmark that weighs the two.
+/// `Full`: a commit that returned survives a power cut (SQLite syncs its log on every commit;
+/// PostgreSQL runs with `synchronous_commit = on`). `Normal`: a commit survives a crash of the
+/// process, but the last ones may be lost with the machine (SQLite syncs only at checkpoints;
+/// PostgreSQL's `synchronous_commit = off`). A move is acknowledged to a player after its
+/// commit, so the host uses `Full`; `Normal` is here for the benchmark that weighs the two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Synchronous {
     Full,
@@ -51,106 +40,98 @@ pub enum Synchronous {
 /// One connection to the database. `Send` but not `Sync`: one thread at a time uses it (the
 /// async host uses [`crate::AsyncStore`], which owns several).
 pub struct Store {
-    conn: Connection,
-    path: PathBuf,
+    backend: Backend,
+    location: Location,
+}
+
+enum Backend {
+    Sqlite(Connection),
+    Postgres(Box<PgConn>),
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path` and migrates it to [`SCHEMA_VERSION`],
-    /// with every commit durable ([`Synchronous::Full`]).
-    pub fn open(path: impl AsRef<Path>) -> Result<Store> {
-        Store::open_with(path, Synchronous::Full)
+    /// Opens the database at `location` (a SQLite path, created if needed, or a PostgreSQL URL)
+    /// and migrates it to [`SCHEMA_VERSION`], with every commit durable ([`Synchronous::Full`]).
+    /// A database of a newer schema is refused ([`Error::SchemaTooNew`]).
+    pub fn open(location: impl Into<Location>) -> Result<Store> {
+        Store::open_with(location, Synchronous::Full)
     }
 
-    pub fn open_with(path: impl AsRef<Path>, synchronous: Synchronous) -> Result<Store> {
-        let path = path.as_ref().to_path_buf();
-        let mut conn = Connection::open(&path)?;
-        configure(&conn)?;
-        // WAL lets readers keep reading their snapshot while a writer commits; it is a property
-        // of the file, so the first connection sets it for all.
-        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            return Err(Error::NoWal { path, mode });
-        }
-        let synchronous = match synchronous {
-            Synchronous::Full => "FULL",
-            Synchronous::Normal => "NORMAL",
+    pub fn open_with(location: impl Into<Location>, synchronous: Synchronous) -> Result<Store> {
+        let location = location.into();
+        let backend = match &location {
+            Location::Sqlite(path) => Backend::Sqlite(crate::sqlite::open(path, synchronous)?),
+            Location::Postgres(url) => {
+                let conn = PgConn::connect(&pg::config(url)?, synchronous)?;
+                pg::migrate(&conn)?;
+                Backend::Postgres(Box::new(conn))
+            }
         };
-        conn.pragma_update(None, "synchronous", synchronous)?;
-        migrations().to_latest(&mut conn)?;
-        Ok(Store { conn, path })
+        Ok(Store { backend, location })
     }
 
-    /// Opens a connection that only reads, for a database that [`Store::open`] has already
-    /// migrated.
-    #[cfg(feature = "tokio")]
-    pub(crate) fn open_reader(path: &Path) -> Result<Store> {
-        let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)?;
-        configure(&conn)?;
-        // Read-write at the file level so it can share the WAL index with the writer, but
-        // refusing every change: a reader that tried to write would be a bug in this crate.
-        conn.pragma_update(None, "query_only", true)?;
-        Ok(Store { conn, path: path.to_path_buf() })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
+    pub fn location(&self) -> &Location {
+        &self.location
     }
 
     /// Runs `f` in a read transaction: every query in it sees the same snapshot, and a writer
     /// committing meanwhile neither blocks it nor shows through.
     pub fn read<R>(&self, f: impl FnOnce(&ReadTx<'_>) -> Result<R>) -> Result<R> {
-        let tx = self.conn.unchecked_transaction()?;
-        let result = f(&ReadTx { conn: &tx })?;
-        tx.commit()?;
-        Ok(result)
+        match &self.backend {
+            Backend::Sqlite(conn) => {
+                let tx = conn.unchecked_transaction()?;
+                let result = f(&ReadTx::new(Conn::Sqlite(&tx)))?;
+                tx.commit()?;
+                Ok(result)
+            }
+            Backend::Postgres(conn) => conn.read(f),
+        }
     }
 
     /// Runs `f` in a write transaction and commits it if `f` succeeds; on an error nothing of it
-    /// stays. The transaction takes the write lock at its start (`BEGIN IMMEDIATE`), so what `f`
-    /// reads cannot change under it before it writes.
-    pub fn write<R>(&mut self, f: impl FnOnce(&WriteTx<'_>) -> Result<R>) -> Result<R> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let result = f(&WriteTx { read: ReadTx { conn: &tx } })?;
-        tx.commit()?;
-        Ok(result)
+    /// stays. What `f` reads cannot change under it before it commits: SQLite takes the write
+    /// lock at the start (`BEGIN IMMEDIATE`); PostgreSQL runs it `SERIALIZABLE` and runs `f`
+    /// again, on a fresh snapshot, when a concurrent transaction got in the way. So `f` may run
+    /// more than once and must do nothing but its queries.
+    pub fn write<R>(&mut self, f: impl Fn(&WriteTx<'_>) -> Result<R>) -> Result<R> {
+        match &mut self.backend {
+            Backend::Sqlite(conn) => {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                let result = f(&WriteTx::new(Conn::Sqlite(&tx)))?;
+                tx.commit()?;
+                Ok(result)
+            }
+            Backend::Postgres(conn) => conn.write(f),
+        }
     }
 
     /// Starts the write transaction of a batch (see `AsyncStore`): the caller runs each job in
     /// a savepoint and commits once.
     #[cfg(feature = "tokio")]
     pub(crate) fn begin_batch(&mut self) -> Result<rusqlite::Transaction<'_>> {
-        Ok(self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?)
+        match &mut self.backend {
+            Backend::Sqlite(conn) => Ok(conn.transaction_with_behavior(TransactionBehavior::Immediate)?),
+            Backend::Postgres(_) => unreachable!("batches are SQLite's group commit"),
+        }
     }
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<usize> {
-        Ok(migrations().current_version(&self.conn)?.into())
+        match &self.backend {
+            Backend::Sqlite(conn) => crate::sqlite::schema_version(conn),
+            Backend::Postgres(conn) => pg::schema_version(conn),
+        }
     }
 
-    /// Runs SQLite's full integrity check and the foreign key check; `Error::Corrupt` lists
-    /// what they found.
+    /// Checks what the backend can check of itself; `Error::Corrupt` lists what it found.
+    /// SQLite: its full integrity check and the foreign key check. PostgreSQL (which enforces
+    /// every constraint at each commit and recovers from a crash by itself): indexes left
+    /// invalid and constraints never checked against existing rows.
     pub fn check_integrity(&self) -> Result<()> {
-        let mut problems = Vec::new();
-        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
-        for line in stmt.query_map([], |row| row.get::<_, String>(0))? {
-            let line = line?;
-            if line != "ok" {
-                problems.push(line);
-            }
-        }
-        let mut stmt = self.conn.prepare("PRAGMA foreign_key_check")?;
-        let violations = stmt.query_map([], |row| {
-            Ok(format!(
-                "row {} of {} breaks a foreign key to {}",
-                row.get::<_, Option<i64>>(1)?.unwrap_or_default(),
-                row.get::<_, String>(0)?,
-                row.get::<_, String>(2)?
-            ))
-        })?;
-        for violation in violations {
-            problems.push(violation?);
-        }
+        let problems = match &self.backend {
+            Backend::Sqlite(conn) => crate::sqlite::integrity_problems(conn)?,
+            Backend::Postgres(conn) => pg::integrity_problems(conn)?,
+        };
         if problems.is_empty() {
             Ok(())
         } else {
@@ -158,29 +139,43 @@ impl Store {
         }
     }
 
-    /// The raw connection, for tests that must go around the API to prove the schema itself
-    /// holds a rule.
+    /// Runs SQL around the API, for tests that must prove the schema itself holds a rule.
     #[cfg(test)]
-    pub(crate) fn connection(&self) -> &Connection {
-        &self.conn
+    pub(crate) fn execute_raw(&self, sql: &str) -> Result<()> {
+        match &self.backend {
+            Backend::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            Backend::Postgres(conn) => conn.batch(sql),
+        }
     }
-}
 
-/// Settings of every connection (they are per connection, not stored in the file).
-fn configure(conn: &Connection) -> Result<()> {
-    conn.busy_timeout(BUSY_TIMEOUT)?;
-    conn.pragma_update(None, "foreign_keys", true)?;
-    conn.set_prepared_statement_cache_capacity(64);
-    Ok(())
+    /// The SQLite connection, for tests of SQLite's own settings.
+    #[cfg(test)]
+    pub(crate) fn sqlite_connection(&self) -> Option<&Connection> {
+        match &self.backend {
+            Backend::Sqlite(conn) => Some(conn),
+            Backend::Postgres(_) => None,
+        }
+    }
+
+    /// A connection that only reads, to a SQLite file that [`Store::open`] has migrated.
+    #[cfg(feature = "tokio")]
+    pub(crate) fn open_sqlite_reader(path: &std::path::Path) -> Result<Store> {
+        let conn = crate::sqlite::open_reader(path)?;
+        Ok(Store { backend: Backend::Sqlite(conn), location: Location::Sqlite(path.to_path_buf()) })
+    }
 }
 
 /// A transaction that reads. The queries are its methods, defined beside what they read.
 pub struct ReadTx<'c> {
-    conn: &'c Connection,
+    conn: Conn<'c>,
 }
 
-impl ReadTx<'_> {
-    pub(crate) fn conn(&self) -> &Connection {
+impl<'c> ReadTx<'c> {
+    pub(crate) fn new(conn: Conn<'c>) -> ReadTx<'c> {
+        ReadTx { conn }
+    }
+
+    pub(crate) fn conn(&self) -> Conn<'c> {
         self.conn
     }
 }
@@ -192,8 +187,7 @@ pub struct WriteTx<'c> {
 }
 
 impl<'c> WriteTx<'c> {
-    #[cfg(feature = "tokio")]
-    pub(crate) fn new(conn: &'c Connection) -> WriteTx<'c> {
+    pub(crate) fn new(conn: Conn<'c>) -> WriteTx<'c> {
         WriteTx { read: ReadTx { conn } }
     }
 }

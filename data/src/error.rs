@@ -13,8 +13,28 @@ pub enum Error {
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
 
+    #[error("PostgreSQL error: {}", postgres_detail(.0))]
+    Postgres(#[from] postgres::Error),
+
+    /// A statement of the transaction failed and the closure went on regardless; PostgreSQL had
+    /// aborted the transaction, so it was rolled back.
+    #[error("the transaction was rolled back: one of its statements failed (SQLSTATE {})", .code.code())]
+    Aborted { code: postgres::error::SqlState },
+
+    #[error("no database connection: {0}")]
+    Pool(String),
+
     #[error("cannot bring the database schema up to date: {0}")]
     Migration(#[from] rusqlite_migration::Error),
+
+    #[error("the database has schema version {found}, newer than the {supported} this build knows: run a newer build")]
+    SchemaTooNew { found: usize, supported: usize },
+
+    #[error("column {column} of a row read from the database: {problem}")]
+    Column { column: usize, problem: ColumnError },
+
+    #[error("a statement that always returns a row returned none")]
+    NoRow,
 
     /// The batch this write was committed with failed as a whole (see `AsyncStore`).
     #[error("the write was rolled back with its batch: {0}")]
@@ -79,6 +99,34 @@ pub enum Error {
 
     #[error("pairing {pairing_id} is not {white} (white) against {black} (black)")]
     PairingMismatch { pairing_id: PairingId, white: PlayerId, black: PlayerId },
+}
+
+/// Why a column's value could not be read as the type asked for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ColumnError {
+    #[error("the row has no such column")]
+    Missing,
+    #[error("expected {expected}, found {found}")]
+    Type { expected: &'static str, found: &'static str },
+    #[error("{value} does not fit in {target}")]
+    OutOfRange { value: i64, target: &'static str },
+    #[error("the text is not UTF-8")]
+    NotUtf8,
+    #[error("values of PostgreSQL's type {0} are not read by this crate")]
+    Unsupported(String),
+    #[error("{0}")]
+    Unreadable(String),
+    #[error(transparent)]
+    Unknown(#[from] UnknownText),
+}
+
+/// A PostgreSQL error with the server's own message and SQLSTATE when it has them (the
+/// `Display` of `postgres::Error` alone says only "db error").
+fn postgres_detail(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} (SQLSTATE {})", db.message(), db.code().code()),
+        None => e.to_string(),
+    }
 }
 
 /// Text read from the database (or given by a caller) that names no value of the enum it should.

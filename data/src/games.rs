@@ -1,12 +1,11 @@
 //! Games: who plays what where, under which clock, and how it ended.
 
-use rusqlite::{params, OptionalExtension, Row};
-
 use crate::db::{ReadTx, WriteTx};
 use crate::error::{Error, Result};
 use crate::moves::Move;
 use crate::offers::Offer;
 use crate::ratings::RatingUpdate;
+use crate::sql::{params, sql, Row};
 use crate::text::text_enum;
 use crate::{GameId, Millis, PairingId, PlayerId};
 
@@ -43,21 +42,37 @@ text_enum! {
     }
 }
 
-/// A Fischer clock: each side starts with `base_ms` and gains `increment_ms` per move.
+text_enum! {
+    /// How a time control counts time.
+    pub enum ClockKind ("clock kind") {
+        /// Every move has the same allowance (`base_ms`), whatever earlier moves took.
+        Correspondence => "correspondence",
+        /// Each side has `base_ms` for the game and gains `increment_ms` per move (Fischer).
+        Live => "live",
+    }
+}
+
+/// A clock: its kind, the base time and the increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimeControl {
+    pub kind: ClockKind,
     pub base_ms: i64,
     pub increment_ms: i64,
 }
 
 impl TimeControl {
-    /// Reads the pair of nullable columns a time control is stored in.
-    pub(crate) fn from_columns(base: Option<i64>, increment: Option<i64>) -> Option<TimeControl> {
-        Some(TimeControl { base_ms: base?, increment_ms: increment? })
+    /// Reads the three nullable columns a time control is stored in (the schema has them all
+    /// set or all null).
+    pub(crate) fn from_columns(
+        kind: Option<ClockKind>,
+        base: Option<i64>,
+        increment: Option<i64>,
+    ) -> Option<TimeControl> {
+        Some(TimeControl { kind: kind?, base_ms: base?, increment_ms: increment? })
     }
 
-    pub(crate) fn columns(tc: Option<TimeControl>) -> (Option<i64>, Option<i64>) {
-        (tc.map(|tc| tc.base_ms), tc.map(|tc| tc.increment_ms))
+    pub(crate) fn columns(tc: Option<TimeControl>) -> (Option<ClockKind>, Option<i64>, Option<i64>) {
+        (tc.map(|tc| tc.kind), tc.map(|tc| tc.base_ms), tc.map(|tc| tc.increment_ms))
     }
 }
 
@@ -123,33 +138,39 @@ impl Game {
         }
     }
 
-    pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Game> {
+    /// From a row of [`game_columns!`], in its order.
+    pub(crate) fn from_row(row: &Row<'_, '_>) -> Result<Game> {
         Ok(Game {
-            id: row.get("id")?,
-            platform: row.get("platform")?,
-            server: row.get("server")?,
-            channel: row.get("channel")?,
-            variant: row.get("variant")?,
-            white: row.get("white_id")?,
-            black: row.get("black_id")?,
-            start_fen: row.get("start_fen")?,
-            state: row.get("state")?,
-            result: row.get("result")?,
-            reason: row.get("reason")?,
-            time_control: TimeControl::from_columns(row.get("base_ms")?, row.get("increment_ms")?),
-            deadline: row.get("deadline")?,
-            rated: row.get("rated")?,
-            pairing: row.get("pairing_id")?,
-            created_at: row.get("created_at")?,
-            updated_at: row.get("updated_at")?,
-            finished_at: row.get("finished_at")?,
+            id: row.get(0)?,
+            platform: row.get(1)?,
+            server: row.get(2)?,
+            channel: row.get(3)?,
+            variant: row.get(4)?,
+            white: row.get(5)?,
+            black: row.get(6)?,
+            start_fen: row.get(7)?,
+            state: row.get(8)?,
+            result: row.get(9)?,
+            reason: row.get(10)?,
+            time_control: TimeControl::from_columns(row.get(11)?, row.get(12)?, row.get(13)?),
+            deadline: row.get(14)?,
+            rated: row.get(15)?,
+            pairing: row.get(16)?,
+            created_at: row.get(17)?,
+            updated_at: row.get(18)?,
+            finished_at: row.get(19)?,
         })
     }
 }
 
-pub(crate) const GAME_COLUMNS: &str = "id, platform, server, channel, variant, white_id, \
-    black_id, start_fen, state, result, reason, base_ms, increment_ms, deadline, rated, \
-    pairing_id, created_at, updated_at, finished_at";
+/// The columns [`Game::from_row`] reads, in its order.
+macro_rules! game_columns {
+    () => {
+        "id, platform, server, channel, variant, white_id, black_id, start_fen, state, result, \
+         reason, clock_kind, base_ms, increment_ms, deadline, rated, pairing_id, created_at, \
+         updated_at, finished_at"
+    };
+}
 
 /// A game with everything needed to carry it on: its moves in order and its standing offers.
 #[derive(Clone, Debug, PartialEq)]
@@ -182,9 +203,7 @@ pub struct Finish {
 impl ReadTx<'_> {
     pub fn game(&self, id: GameId) -> Result<Game> {
         self.conn()
-            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
-            .query_row([id], Game::from_row)
-            .optional()?
+            .query_opt(sql!("SELECT ", game_columns!(), " FROM games WHERE id = $1"), params![id], Game::from_row)?
             .ok_or(Error::NotFound { what: "game", id })
     }
 
@@ -196,14 +215,11 @@ impl ReadTx<'_> {
 
     /// The active game of a channel, if any, with its moves and offers.
     pub fn active_game(&self, platform: &str, channel: &str) -> Result<Option<GameRecord>> {
-        let game = self
-            .conn()
-            .prepare_cached(&format!(
-                "SELECT {GAME_COLUMNS} FROM games
-                 WHERE platform = ?1 AND channel = ?2 AND state = 'active'"
-            ))?
-            .query_row([platform, channel], Game::from_row)
-            .optional()?;
+        let game = self.conn().query_opt(
+            sql!("SELECT ", game_columns!(), " FROM games WHERE platform = $1 AND channel = $2 AND state = 'active'"),
+            params![platform, channel],
+            Game::from_row,
+        )?;
         game.map(|game| self.record_of(game)).transpose()
     }
 
@@ -215,33 +231,40 @@ impl ReadTx<'_> {
 
     /// Active games whose player to move ran out of time at or before `now`, earliest first.
     pub fn overdue_games(&self, now: Millis) -> Result<Vec<Game>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} FROM games
-             WHERE state = 'active' AND deadline IS NOT NULL AND deadline <= ?1
-             ORDER BY deadline, id"
-        ))?;
-        let games = stmt.query_map([now], Game::from_row)?;
-        Ok(games.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE state = 'active' AND deadline IS NOT NULL AND deadline <= $1
+                  ORDER BY deadline, id"
+            ),
+            params![now],
+            Game::from_row,
+        )
     }
 
     /// The earliest deadline of any active game: when the clock scheduler should next wake.
     pub fn next_deadline(&self) -> Result<Option<Millis>> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT min(deadline) FROM games WHERE state = 'active' AND deadline IS NOT NULL")?
-            .query_row([], |row| row.get(0))?)
+        self.conn()
+            .value(sql!("SELECT min(deadline) FROM games WHERE state = 'active' AND deadline IS NOT NULL"), params![])
     }
 
     /// The active games `player` plays in, oldest first.
     pub fn active_games_of(&self, player: PlayerId) -> Result<Vec<Game>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE state = 'active' AND white_id = ?1
-             UNION
-             SELECT {GAME_COLUMNS} FROM games WHERE state = 'active' AND black_id = ?1
-             ORDER BY id"
-        ))?;
-        let games = stmt.query_map([player], Game::from_row)?;
-        Ok(games.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE state = 'active' AND white_id = $1
+                  UNION
+                  SELECT ",
+                game_columns!(),
+                " FROM games WHERE state = 'active' AND black_id = $1
+                  ORDER BY id"
+            ),
+            params![player],
+            Game::from_row,
+        )
     }
 
     /// `player`'s finished games, latest first, a page at a time: at most `limit` games that
@@ -253,18 +276,24 @@ impl ReadTx<'_> {
         after: Option<(Millis, GameId)>,
         limit: u32,
     ) -> Result<Vec<Game>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} FROM games
-             WHERE state = 'finished' AND white_id = ?1 AND (finished_at, id) < (?2, ?3)
-             UNION
-             SELECT {GAME_COLUMNS} FROM games
-             WHERE state = 'finished' AND black_id = ?1 AND (finished_at, id) < (?2, ?3)
-             ORDER BY finished_at DESC, id DESC
-             LIMIT ?4"
-        ))?;
         let (finished_at, id) = after.unwrap_or((Millis::MAX, GameId::MAX));
-        let games = stmt.query_map(params![player, finished_at, id, limit], Game::from_row)?;
-        Ok(games.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games
+                  WHERE state = 'finished' AND white_id = $1 AND (finished_at, id) < ($2, $3)
+                  UNION
+                  SELECT ",
+                game_columns!(),
+                " FROM games
+                  WHERE state = 'finished' AND black_id = $1 AND (finished_at, id) < ($2, $3)
+                  ORDER BY finished_at DESC, id DESC
+                  LIMIT $4"
+            ),
+            params![player, finished_at, id, i64::from(limit)],
+            Game::from_row,
+        )
     }
 
     /// The game if it is active; `GameNotActive` otherwise.
@@ -285,7 +314,8 @@ impl WriteTx<'_> {
 
     pub(crate) fn insert_game(&self, new: &NewGame, pairing: Option<PairingId>, now: Millis) -> Result<Game> {
         // The unique index would refuse the insert anyway; asking first (inside the write lock,
-        // so nothing slips in between) lets the error name the game in the way.
+        // or the serializable transaction, so nothing slips in between) lets the error name the
+        // game in the way.
         if let Some(busy) = self.active_game_id(&new.platform, &new.channel)? {
             return Err(Error::ChannelBusy {
                 platform: new.platform.clone(),
@@ -293,43 +323,41 @@ impl WriteTx<'_> {
                 game_id: busy,
             });
         }
-        let (base_ms, increment_ms) = TimeControl::columns(new.time_control);
-        let id = self
-            .conn()
-            .prepare_cached(
+        let (clock_kind, base_ms, increment_ms) = TimeControl::columns(new.time_control);
+        let id: GameId = self.conn().value(
+            sql!(
                 "INSERT INTO games (platform, server, channel, variant, white_id, black_id,
                      start_fen, state, base_ms, increment_ms, deadline, rated, pairing_id,
-                     created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?11, ?12, ?13, ?13)
-                 RETURNING id",
-            )?
-            .query_row(
-                params![
-                    new.platform,
-                    new.server,
-                    new.channel,
-                    new.variant,
-                    new.white,
-                    new.black,
-                    new.start_fen,
-                    base_ms,
-                    increment_ms,
-                    new.deadline,
-                    new.rated,
-                    pairing,
-                    now
-                ],
-                |row| row.get(0),
-            )?;
+                     created_at, updated_at, clock_kind)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, $12, $13, $13, $14)
+                 RETURNING id"
+            ),
+            params![
+                new.platform,
+                new.server,
+                new.channel,
+                new.variant,
+                new.white,
+                new.black,
+                new.start_fen,
+                base_ms,
+                increment_ms,
+                new.deadline,
+                new.rated,
+                pairing,
+                now,
+                clock_kind
+            ],
+        )?;
         self.game(id)
     }
 
     fn active_game_id(&self, platform: &str, channel: &str) -> Result<Option<GameId>> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT id FROM games WHERE platform = ?1 AND channel = ?2 AND state = 'active'")?
-            .query_row([platform, channel], |row| row.get(0))
-            .optional()?)
+        self.conn().query_opt(
+            sql!("SELECT id FROM games WHERE platform = $1 AND channel = $2 AND state = 'active'"),
+            params![platform, channel],
+            |row| row.get(0),
+        )
     }
 
     /// Ends an active game with a result, applies its rating updates and, for a tournament game,
@@ -351,13 +379,14 @@ impl WriteTx<'_> {
             }
             self.update_rating(update, now)?;
         }
-        self.conn()
-            .prepare_cached(
-                "UPDATE games SET state = 'finished', result = ?2, reason = ?3, deadline = NULL,
-                     finished_at = ?4, updated_at = ?4
-                 WHERE id = ?1",
-            )?
-            .execute(params![game.id, finish.result, finish.reason, now])?;
+        self.conn().execute(
+            sql!(
+                "UPDATE games SET state = 'finished', result = $2, reason = $3, deadline = NULL,
+                     finished_at = $4, updated_at = $4
+                 WHERE id = $1"
+            ),
+            params![game.id, finish.result, finish.reason, now],
+        )?;
         self.clear_offers(game.id, None)?;
         if let Some(pairing) = game.pairing {
             // A decider is played in the pairing's colours reversed.
@@ -375,13 +404,14 @@ impl WriteTx<'_> {
     /// Ends an active game without a result.
     pub fn abort_game(&self, id: GameId, reason: &str, now: Millis) -> Result<Game> {
         self.active(id)?;
-        self.conn()
-            .prepare_cached(
-                "UPDATE games SET state = 'aborted', reason = ?2, deadline = NULL,
-                     finished_at = ?3, updated_at = ?3
-                 WHERE id = ?1",
-            )?
-            .execute(params![id, reason, now])?;
+        self.conn().execute(
+            sql!(
+                "UPDATE games SET state = 'aborted', reason = $2, deadline = NULL,
+                     finished_at = $3, updated_at = $3
+                 WHERE id = $1"
+            ),
+            params![id, reason, now],
+        )?;
         self.clear_offers(id, None)?;
         self.game(id)
     }
@@ -389,10 +419,41 @@ impl WriteTx<'_> {
     /// Moves the deadline of the player to move (a clock paused, extended or started).
     pub fn set_deadline(&self, id: GameId, deadline: Option<Millis>, now: Millis) -> Result<Game> {
         self.active(id)?;
-        self.conn()
-            .prepare_cached("UPDATE games SET deadline = ?2, updated_at = ?3 WHERE id = ?1")?
-            .execute(params![id, deadline, now])?;
+        self.conn().execute(
+            sql!("UPDATE games SET deadline = $2, updated_at = $3 WHERE id = $1"),
+            params![id, deadline, now],
+        )?;
         self.game(id)
+    }
+
+    /// Claims up to `limit` active games of `platform` whose player to move ran out of time at
+    /// or before `now`, earliest first, for this transaction to end (see "Several processes" in
+    /// the crate's docs). On PostgreSQL each game returned is locked until the commit and
+    /// skipped by every other process's claim meanwhile, so concurrent schedulers share the due
+    /// games out instead of queueing on them; a process that dies before its commit unlocks
+    /// them with nothing done. On SQLite the one writer is alone anyway.
+    pub fn claim_overdue_games(&self, platform: &str, now: Millis, limit: u32) -> Result<Vec<Game>> {
+        self.conn().query(
+            sql!(
+                postgres: concat!(
+                    "SELECT ",
+                    game_columns!(),
+                    " FROM games
+                      WHERE state = 'active' AND deadline IS NOT NULL AND deadline <= $2 AND platform = $1
+                      ORDER BY deadline, id LIMIT $3
+                      FOR UPDATE SKIP LOCKED"
+                ),
+                sqlite: concat!(
+                    "SELECT ",
+                    game_columns!(),
+                    " FROM games
+                      WHERE state = 'active' AND deadline IS NOT NULL AND deadline <= $2 AND platform = $1
+                      ORDER BY deadline, id LIMIT $3"
+                ),
+            ),
+            params![platform, now, i64::from(limit)],
+            Game::from_row,
+        )
     }
 }
 

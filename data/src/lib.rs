@@ -1,4 +1,5 @@
-//! Chimera's storage: every player, game, move, challenge, rating and tournament, in SQLite.
+//! Chimera's storage: every player, game, move, challenge, rating and tournament, in SQLite
+//! (one process, nothing to install) or PostgreSQL (several processes on several machines).
 //!
 //! The crate knows nothing of chat platforms beyond their names and ids, and nothing of chess
 //! rules: variants are ids, positions are FEN, moves are coordinate text and SAN, all as the
@@ -7,6 +8,7 @@
 //!
 //! ```no_run
 //! # fn main() -> data::Result<()> {
+//! // A path opens SQLite; a `postgres://` URL opens PostgreSQL (see `Location`).
 //! let mut store = data::Store::open(data::default_path())?;
 //! let alice = store.write(|tx| tx.upsert_player("discord", "1001", "Alice", 0))?;
 //! let found = store.read(|tx| tx.find_player("discord", "1001"))?;
@@ -15,18 +17,76 @@
 //! # }
 //! ```
 //!
-//! The rules that keep games whole are the database's own: a partial unique index allows one
-//! active game per channel, and a move names the ply it expects and the request that made it, so
-//! a stale or repeated move never lands twice (see [`WriteTx::append_move`]).
+//! Both backends have the same schema, migrated at opening to [`SCHEMA_VERSION`] (a database of
+//! a newer version is refused), and the same guarantees. The rules that keep games whole are the
+//! database's own: a partial unique index allows one active game per channel, and a move names
+//! the ply it expects and the request that made it, so a stale or repeated move never lands
+//! twice (see [`WriteTx::append_move`]). A game's end and its rating updates commit together,
+//! and every check a write makes (is the game active, is this pairing still without a game)
+//! holds until its commit: SQLite has one writer at a time, and PostgreSQL runs every write
+//! `SERIALIZABLE` and runs it again when it conflicts with another, so a write's closure is
+//! `Fn` and must do nothing but its queries.
 //!
 //! # Durability
 //!
-//! The database runs in WAL mode with `synchronous = FULL`: a commit has reached the disk when
-//! it returns, so a move the host has announced survives a power cut, not only a crash of the
-//! process (`NORMAL` would lose the last commits with the machine). That costs one sync of the
-//! log per commit, which on a slow disk caps one-commit-per-move at a few hundred moves a
-//! second; [`AsyncStore`] recovers the throughput by committing the writes waiting at once
-//! together (group commit) without weakening the promise. `benches/store.rs` measures both.
+//! A commit has reached the disk when it returns ([`Synchronous::Full`]), so a move the host has
+//! announced survives a power cut, not only a crash of the process. SQLite runs in WAL mode with
+//! `synchronous = FULL`, which costs one sync of the log per commit and on a slow disk caps
+//! one-commit-per-move at a few hundred moves a second; [`AsyncStore`] recovers the throughput
+//! by committing the writes waiting at once together (group commit) without weakening the
+//! promise. PostgreSQL runs with `synchronous_commit = on` and groups concurrent commits itself.
+//! `benches/store.rs` measures both backends.
+//!
+//! # Several processes
+//!
+//! On PostgreSQL several processes (Discord shards split across machines, a Matrix process
+//! beside them) may share one database; every guarantee above holds between them. Scheduled
+//! work must then be done by one process each, which these primitives provide, each inside the
+//! caller's write transaction so that a process dying mid-step leaves nothing half done (its
+//! transaction rolls back, and its locks and claims go with it):
+//!
+//! - **Due clocks**: [`WriteTx::claim_overdue_games`] returns up to `limit` overdue games and,
+//!   on PostgreSQL, locks them until the commit while every other process's claim skips them
+//!   (`FOR UPDATE SKIP LOCKED`). End each in the same transaction; announce after the commit.
+//! - **Expired challenges**: [`WriteTx::claim_expired_challenges`], the same way (it deletes
+//!   what it returns).
+//! - **Reminders**: [`WriteTx::claim_reminder`] is `true` for one process per game and deadline.
+//! - **Tournament steps** (which open places on the chat platform between their transactions):
+//!   a lease per tournament, [`WriteTx::acquire_lease`] before the step and
+//!   [`WriteTx::release_lease`] after, with an expiry longer than a step takes. A holder that dies
+//!   gives the lease up when it expires, and the next process finishes the step: each of its
+//!   transactions re-checks what it changes, so what the dead one committed is not done twice.
+//!
+//! A scheduler tick of one process is then:
+//!
+//! ```no_run
+//! # async fn tick(store: &data::AsyncStore, me: &'static str, now: data::Millis) -> data::Result<()> {
+//! let ended = store
+//!     .write(move |tx| {
+//!         let mut ended = Vec::new();
+//!         for game in tx.claim_overdue_games("discord", now, 64)? {
+//!             // The host computes the result and the rating updates, as it does today.
+//!             let finish = data::Finish { result: data::GameResult::Draw, reason: "time".into(), ratings: vec![] };
+//!             ended.push(tx.finish_game(game.id, &finish, now)?);
+//!         }
+//!         Ok(ended)
+//!     })
+//!     .await?;
+//! // ... announce `ended` ...
+//! for t in store.read(|tx| tx.live_tournaments("discord")).await? {
+//!     let lease = format!("tournament:{}", t.id);
+//!     let name = lease.clone();
+//!     if store.write(move |tx| tx.acquire_lease(&name, me, now, now + 60_000)).await?.is_some() {
+//!         // ... the tournament's step, as today ...
+//!         store.write(move |tx| tx.release_lease(&lease, me)).await?;
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! SQLite keeps one process: the same calls work there (the one writer is alone), so the host
+//! needs no second code path.
 
 #[cfg(feature = "tokio")]
 mod async_store;
@@ -34,11 +94,16 @@ mod challenges;
 mod db;
 mod error;
 mod games;
+mod leases;
+mod location;
 mod meta;
 mod moves;
 mod offers;
+mod pg;
 mod players;
 mod ratings;
+mod sql;
+mod sqlite;
 mod text;
 mod tournaments;
 
@@ -49,8 +114,10 @@ mod testing;
 pub use async_store::AsyncStore;
 pub use challenges::{Acceptance, Challenge, ColorChoice, NewChallenge};
 pub use db::{default_path, ReadTx, Store, Synchronous, WriteTx, SCHEMA_VERSION};
-pub use error::{Error, Result, UnknownText};
-pub use games::{Color, Finish, Game, GameRecord, GameResult, GameState, NewGame, TimeControl};
+pub use error::{ColumnError, Error, Result, UnknownText};
+pub use games::{ClockKind, Color, Finish, Game, GameRecord, GameResult, GameState, NewGame, TimeControl};
+pub use leases::Lease;
+pub use location::Location;
 pub use moves::{Appended, Move, NewMove};
 pub use offers::{Offer, OfferKind, Proposal};
 pub use players::Player;

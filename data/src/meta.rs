@@ -1,62 +1,58 @@
 //! The host's own facts that outlive a process: named integers (its heartbeat), and the one
 //! change they call for, moving every running clock past a stretch of downtime.
 
-use rusqlite::{params, OptionalExtension};
-
 use crate::db::{ReadTx, WriteTx};
 use crate::error::Result;
+use crate::sql::{params, sql};
 use crate::Millis;
 
 impl ReadTx<'_> {
     /// The integer stored under `key`, if any.
     pub fn meta(&self, key: &str) -> Result<Option<i64>> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
-            .query_row([key], |row| row.get(0))
-            .optional()?)
+        self.conn().query_opt(sql!("SELECT value FROM meta WHERE key = $1"), params![key], |row| row.get(0))
     }
 }
 
 impl WriteTx<'_> {
     pub fn set_meta(&self, key: &str, value: i64) -> Result<()> {
-        self.conn()
-            .prepare_cached(
-                "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            )?
-            .execute(params![key, value])?;
+        self.conn().execute(
+            sql!(
+                "INSERT INTO meta (key, value) VALUES ($1, $2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            ),
+            params![key, value],
+        )?;
         Ok(())
     }
 
     /// Moves the deadline of every active game with a running clock `by` milliseconds later
     /// (time nobody could move in); returns how many games it touched.
     pub fn shift_deadlines(&self, by: Millis, now: Millis) -> Result<usize> {
-        Ok(self
-            .conn()
-            .prepare_cached(
-                "UPDATE games SET deadline = deadline + ?1, updated_at = ?2
-                 WHERE state = 'active' AND deadline IS NOT NULL",
-            )?
-            .execute(params![by, now])?)
+        let shifted = self.conn().execute(
+            sql!(
+                "UPDATE games SET deadline = deadline + $1, updated_at = $2
+                 WHERE state = 'active' AND deadline IS NOT NULL"
+            ),
+            params![by, now],
+        )?;
+        Ok(shifted as usize)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{new_game, store_with_game, two_players};
+    use crate::testing::{new_game, on_both_backends, store_with_game, two_players, TestDb};
 
-    #[test]
-    fn meta_values_are_kept_and_replaced() {
-        let (_dir, mut store, ..) = store_with_game();
+    fn meta_values_are_kept_and_replaced(db: &TestDb) {
+        let (mut store, ..) = store_with_game(db);
         assert_eq!(store.read(|tx| tx.meta("last_alive")).unwrap(), None);
         store.write(|tx| tx.set_meta("last_alive", 10)).unwrap();
         store.write(|tx| tx.set_meta("last_alive", 25)).unwrap();
         assert_eq!(store.read(|tx| tx.meta("last_alive")).unwrap(), Some(25));
     }
 
-    #[test]
-    fn challenge_numbers_are_never_reused() {
-        let (_dir, mut store, ..) = store_with_game();
+    fn challenge_numbers_are_never_reused(db: &TestDb) {
+        let (mut store, ..) = store_with_game(db);
         let challenge = |tx: &crate::WriteTx<'_>| {
             let (white, _) = two_players(tx);
             let new = crate::NewChallenge {
@@ -79,9 +75,8 @@ mod tests {
         assert!(second.id > first.id, "{} after {}", second.id, first.id);
     }
 
-    #[test]
-    fn a_shift_moves_running_clocks_only() {
-        let (_dir, mut store, game, ..) = store_with_game();
+    fn a_shift_moves_running_clocks_only(db: &TestDb) {
+        let (mut store, game, ..) = store_with_game(db);
         let unclocked = store
             .write(|tx| {
                 let (white, black) = two_players(tx);
@@ -98,4 +93,10 @@ mod tests {
             })
             .unwrap();
     }
+
+    on_both_backends!(
+        meta_values_are_kept_and_replaced,
+        challenge_numbers_are_never_reused,
+        a_shift_moves_running_clocks_only
+    );
 }

@@ -1,11 +1,10 @@
 //! Moves: appended one ply at a time, each naming the ply it follows and the request that made
 //! it, so a stale move conflicts and a repeated request lands once.
 
-use rusqlite::{params, OptionalExtension, Row};
-
 use crate::db::{ReadTx, WriteTx};
 use crate::error::{Error, Result};
 use crate::games::Finish;
+use crate::sql::{params, sql, Row};
 use crate::{GameId, Millis};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,12 +22,14 @@ pub struct Move {
 }
 
 /// The columns `Move::from_row` reads, in its order.
-const COLUMNS: &str = "ply, coord, san, fen_after, time_used_ms, request_id, played_at";
+macro_rules! columns {
+    () => {
+        "ply, coord, san, fen_after, time_used_ms, request_id, played_at"
+    };
+}
 
 impl Move {
-    /// By position rather than by name: a game loads hundreds of moves, and looking each column
-    /// up by name is most of the cost of decoding a row.
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Move> {
+    fn from_row(row: &Row<'_, '_>) -> Result<Move> {
         Ok(Move {
             ply: row.get(0)?,
             coord: row.get(1)?,
@@ -78,26 +79,24 @@ impl Appended {
 impl ReadTx<'_> {
     /// The moves of a game, in order.
     pub fn moves(&self, game_id: GameId) -> Result<Vec<Move>> {
-        let mut stmt =
-            self.conn().prepare_cached(&format!("SELECT {COLUMNS} FROM moves WHERE game_id = ?1 ORDER BY ply"))?;
-        let moves = stmt.query_map([game_id], Move::from_row)?;
-        Ok(moves.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!("SELECT ", columns!(), " FROM moves WHERE game_id = $1 ORDER BY ply"),
+            params![game_id],
+            Move::from_row,
+        )
     }
 
     /// Plies played in a game.
     pub fn ply_count(&self, game_id: GameId) -> Result<u32> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT coalesce(max(ply), 0) FROM moves WHERE game_id = ?1")?
-            .query_row([game_id], |row| row.get(0))?)
+        self.conn().value(sql!("SELECT coalesce(max(ply), 0) FROM moves WHERE game_id = $1"), params![game_id])
     }
 
     fn move_by_request(&self, game_id: GameId, request_id: &str) -> Result<Option<Move>> {
-        Ok(self
-            .conn()
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM moves WHERE game_id = ?1 AND request_id = ?2"))?
-            .query_row(params![game_id, request_id], Move::from_row)
-            .optional()?)
+        self.conn().query_opt(
+            sql!("SELECT ", columns!(), " FROM moves WHERE game_id = $1 AND request_id = $2"),
+            params![game_id, request_id],
+            Move::from_row,
+        )
     }
 }
 
@@ -120,16 +119,18 @@ impl WriteTx<'_> {
             return Err(Error::PlyConflict { game_id, expected: mv.expected_ply, actual });
         }
         let ply = actual + 1;
-        self.conn()
-            .prepare_cached(
+        self.conn().execute(
+            sql!(
                 "INSERT INTO moves (game_id, ply, coord, san, fen_after, time_used_ms,
                      request_id, played_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?
-            .execute(params![game_id, ply, mv.coord, mv.san, mv.fen_after, mv.time_used_ms, mv.request_id, now])?;
-        self.conn()
-            .prepare_cached("UPDATE games SET deadline = ?2, updated_at = ?3 WHERE id = ?1")?
-            .execute(params![game_id, mv.deadline, now])?;
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            ),
+            params![game_id, ply, mv.coord, mv.san, mv.fen_after, mv.time_used_ms, mv.request_id, now],
+        )?;
+        self.conn().execute(
+            sql!("UPDATE games SET deadline = $2, updated_at = $3 WHERE id = $1"),
+            params![game_id, mv.deadline, now],
+        )?;
         if let Some(finish) = &mv.finish {
             self.finish_active(&game, finish, now)?;
         }
@@ -164,16 +165,17 @@ impl WriteTx<'_> {
             return Err(Error::TakebackTooFar { game_id, requested: plies, played: actual });
         }
         let first = actual - plies + 1;
-        let mut stmt = self
-            .conn()
-            .prepare_cached(&format!("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2 RETURNING {COLUMNS}"))?;
-        let mut taken: Vec<Move> =
-            stmt.query_map(params![game_id, first], Move::from_row)?.collect::<rusqlite::Result<_>>()?;
+        let mut taken = self.conn().query(
+            sql!("DELETE FROM moves WHERE game_id = $1 AND ply >= $2 RETURNING ", columns!()),
+            params![game_id, first],
+            Move::from_row,
+        )?;
         // RETURNING promises no order.
         taken.sort_by_key(|mv| mv.ply);
-        self.conn()
-            .prepare_cached("UPDATE games SET deadline = ?2, updated_at = ?3 WHERE id = ?1")?
-            .execute(params![game_id, deadline, now])?;
+        self.conn().execute(
+            sql!("UPDATE games SET deadline = $2, updated_at = $3 WHERE id = $1"),
+            params![game_id, deadline, now],
+        )?;
         self.clear_offers(game_id, None)?;
         Ok(taken)
     }

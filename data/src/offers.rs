@@ -1,10 +1,9 @@
 //! Standing draw and takeback offers, at most one of each kind per side of a game.
 
-use rusqlite::{params, Row};
-
 use crate::db::{ReadTx, WriteTx};
 use crate::error::Result;
 use crate::games::Color;
+use crate::sql::{params, sql, Row};
 use crate::text::text_enum;
 use crate::{GameId, Millis};
 
@@ -44,24 +43,27 @@ pub struct Offer {
 }
 
 impl Offer {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Offer> {
-        let proposal = match row.get("kind")? {
+    /// From a row of `kind, by_color, plies, at_ply, created_at`.
+    fn from_row(row: &Row<'_, '_>) -> Result<Offer> {
+        let proposal = match row.get(0)? {
             OfferKind::Draw => Proposal::Draw,
-            OfferKind::Takeback => Proposal::Takeback { plies: row.get("plies")? },
+            OfferKind::Takeback => Proposal::Takeback { plies: row.get(2)? },
         };
-        Ok(Offer { proposal, by: row.get("by_color")?, at_ply: row.get("at_ply")?, created_at: row.get("created_at")? })
+        Ok(Offer { proposal, by: row.get(1)?, at_ply: row.get(3)?, created_at: row.get(4)? })
     }
 }
 
 impl ReadTx<'_> {
     /// The standing offers of a game, oldest first.
     pub fn offers(&self, game_id: GameId) -> Result<Vec<Offer>> {
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT kind, by_color, plies, at_ply, created_at FROM offers
-             WHERE game_id = ?1 ORDER BY created_at, kind, by_color",
-        )?;
-        let offers = stmt.query_map([game_id], Offer::from_row)?;
-        Ok(offers.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT kind, by_color, plies, at_ply, created_at FROM offers
+                 WHERE game_id = $1 ORDER BY created_at, kind, by_color"
+            ),
+            params![game_id],
+            Offer::from_row,
+        )
     }
 }
 
@@ -74,20 +76,26 @@ impl WriteTx<'_> {
             Proposal::Draw => None,
             Proposal::Takeback { plies } => Some(plies),
         };
-        self.conn()
-            .prepare_cached(
-                "INSERT OR REPLACE INTO offers (game_id, kind, by_color, plies, at_ply, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![game_id, proposal.kind(), by, plies, at_ply, now])?;
+        self.conn().execute(
+            sql!(
+                "INSERT INTO offers (game_id, kind, by_color, plies, at_ply, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (game_id, kind, by_color) DO UPDATE
+                 SET plies = excluded.plies, at_ply = excluded.at_ply, created_at = excluded.created_at"
+            ),
+            params![game_id, proposal.kind(), by, plies, at_ply, now],
+        )?;
         Ok(Offer { proposal, by, at_ply, created_at: now })
     }
 
     /// Withdraws the offers of one kind (both sides'), or all of them; returns how many went.
     pub fn clear_offers(&self, game_id: GameId, kind: Option<OfferKind>) -> Result<usize> {
-        Ok(self
-            .conn()
-            .prepare_cached("DELETE FROM offers WHERE game_id = ?1 AND (?2 IS NULL OR kind = ?2)")?
-            .execute(params![game_id, kind])?)
+        let cleared = match kind {
+            Some(kind) => self
+                .conn()
+                .execute(sql!("DELETE FROM offers WHERE game_id = $1 AND kind = $2"), params![game_id, kind])?,
+            None => self.conn().execute(sql!("DELETE FROM offers WHERE game_id = $1"), params![game_id])?,
+        };
+        Ok(cleared as usize)
     }
 }

@@ -1,11 +1,10 @@
 //! Ratings: Glicko-2 state per player and variant. The host computes; this keeps the numbers
 //! and makes sure an update is applied to the state it was computed from.
 
-use rusqlite::{params, OptionalExtension, Row};
-
 use crate::db::{ReadTx, WriteTx};
 use crate::error::{Error, Result};
 use crate::players::Player;
+use crate::sql::{params, sql, Row};
 use crate::{Millis, PlayerId};
 
 /// Glicko-2 state on the Glicko scale (the host converts to and from Glicko-2's internal one).
@@ -41,40 +40,50 @@ pub struct RatingUpdate {
 }
 
 impl Rating {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Rating> {
+    /// From the row's columns `first..first + 7`, as `columns!` lists them.
+    fn from_row_at(row: &Row<'_, '_>, first: usize) -> Result<Rating> {
         Ok(Rating {
-            player: row.get("player_id")?,
-            variant: row.get("variant")?,
+            player: row.get(first)?,
+            variant: row.get(first + 1)?,
             glicko: Glicko {
-                rating: row.get("rating")?,
-                deviation: row.get("deviation")?,
-                volatility: row.get("volatility")?,
+                rating: row.get(first + 2)?,
+                deviation: row.get(first + 3)?,
+                volatility: row.get(first + 4)?,
             },
-            games: row.get("games")?,
-            updated_at: row.get("updated_at")?,
+            games: row.get(first + 5)?,
+            updated_at: row.get(first + 6)?,
         })
+    }
+
+    fn from_row(row: &Row<'_, '_>) -> Result<Rating> {
+        Rating::from_row_at(row, 0)
     }
 }
 
-const COLUMNS: &str = "player_id, variant, rating, deviation, volatility, games, updated_at";
+/// The columns `Rating::from_row` reads, in its order.
+macro_rules! columns {
+    () => {
+        "player_id, variant, rating, deviation, volatility, games, updated_at"
+    };
+}
 
 impl ReadTx<'_> {
     /// The player's rating in a variant; `None` until their first rated game in it.
     pub fn rating(&self, player: PlayerId, variant: &str) -> Result<Option<Rating>> {
-        Ok(self
-            .conn()
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM ratings WHERE player_id = ?1 AND variant = ?2"))?
-            .query_row(params![player, variant], Rating::from_row)
-            .optional()?)
+        self.conn().query_opt(
+            sql!("SELECT ", columns!(), " FROM ratings WHERE player_id = $1 AND variant = $2"),
+            params![player, variant],
+            Rating::from_row,
+        )
     }
 
     /// Every rating of a player, by variant id.
     pub fn ratings_of(&self, player: PlayerId) -> Result<Vec<Rating>> {
-        let mut stmt = self
-            .conn()
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM ratings WHERE player_id = ?1 ORDER BY variant"))?;
-        let ratings = stmt.query_map([player], Rating::from_row)?;
-        Ok(ratings.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!("SELECT ", columns!(), " FROM ratings WHERE player_id = $1 ORDER BY variant"),
+            params![player],
+            Rating::from_row,
+        )
     }
 
     /// The best `limit` players of a platform in a variant, among those with at least
@@ -86,27 +95,19 @@ impl ReadTx<'_> {
         min_games: i64,
         limit: u32,
     ) -> Result<Vec<(Player, Rating)>> {
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT r.player_id, r.variant, r.rating, r.deviation, r.volatility, r.games,
-                    r.updated_at AS updated_at, p.id, p.platform, p.user_id, p.display_name,
-                    p.created_at AS created_at, p.updated_at AS player_updated_at
-             FROM ratings r JOIN players p ON p.id = r.player_id
-             WHERE r.variant = ?1 AND p.platform = ?2 AND r.games >= ?3
-             ORDER BY r.rating DESC, r.player_id
-             LIMIT ?4",
-        )?;
-        let rows = stmt.query_map(params![variant, platform, min_games, limit], |row| {
-            let player = Player {
-                id: row.get("id")?,
-                platform: row.get("platform")?,
-                user_id: row.get("user_id")?,
-                display_name: row.get("display_name")?,
-                created_at: row.get("created_at")?,
-                updated_at: row.get("player_updated_at")?,
-            };
-            Ok((player, Rating::from_row(row)?))
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT r.player_id, r.variant, r.rating, r.deviation, r.volatility, r.games,
+                        r.updated_at, p.id, p.platform, p.user_id, p.display_name, p.created_at,
+                        p.updated_at
+                 FROM ratings r JOIN players p ON p.id = r.player_id
+                 WHERE r.variant = $1 AND p.platform = $2 AND r.games >= $3
+                 ORDER BY r.rating DESC, r.player_id
+                 LIMIT $4"
+            ),
+            params![variant, platform, min_games, limit],
+            |row| Ok((Player::from_row_at(row, 7)?, Rating::from_row_at(row, 0)?)),
+        )
     }
 }
 
@@ -124,20 +125,19 @@ impl WriteTx<'_> {
             });
         }
         let Glicko { rating, deviation, volatility } = update.glicko;
-        Ok(self
-            .conn()
-            .prepare_cached(&format!(
+        self.conn().query_one(
+            sql!(
                 "INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games,
                      updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                  ON CONFLICT (player_id, variant) DO UPDATE SET rating = excluded.rating,
                      deviation = excluded.deviation, volatility = excluded.volatility,
                      games = excluded.games, updated_at = excluded.updated_at
-                 RETURNING {COLUMNS}"
-            ))?
-            .query_row(
-                params![update.player, update.variant, rating, deviation, volatility, games + 1, now],
-                Rating::from_row,
-            )?)
+                 RETURNING ",
+                columns!()
+            ),
+            params![update.player, update.variant, rating, deviation, volatility, games + 1, now],
+            Rating::from_row,
+        )
     }
 }

@@ -1,7 +1,7 @@
 //! Enums stored as text: readable in the database and in logs, checked on the way in and out.
 
 /// Declares a fieldless enum whose values are stored as the given text, with `as_str`, `Display`,
-/// `FromStr` and the rusqlite conversions.
+/// `FromStr` and the conversions to and from the database.
 macro_rules! text_enum {
     (
         $(#[$meta:meta])*
@@ -42,18 +42,18 @@ macro_rules! text_enum {
             }
         }
 
-        impl rusqlite::ToSql for $name {
-            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-                Ok(self.as_str().into())
+        impl $crate::sql::ToValue for $name {
+            fn to_value(&self) -> $crate::sql::Value<'_> {
+                $crate::sql::Value::Text(self.as_str())
             }
         }
 
-        impl rusqlite::types::FromSql for $name {
-            fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-                value
-                    .as_str()?
-                    .parse()
-                    .map_err(|e| rusqlite::types::FromSqlError::Other(Box::new(e)))
+        impl $crate::sql::FromCell for $name {
+            fn from_cell(cell: $crate::sql::Cell<'_>) -> Result<Self, $crate::error::ColumnError> {
+                match cell {
+                    $crate::sql::Cell::Text(text) => Ok(text.parse()?),
+                    other => Err($crate::error::ColumnError::Type { expected: "text", found: other.kind() }),
+                }
             }
         }
     };

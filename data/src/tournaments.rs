@@ -1,11 +1,10 @@
 //! Tournaments: entrants, rounds and pairings, with what standings are computed from. The host
 //! pairs and scores; this keeps what it decided.
 
-use rusqlite::{params, OptionalExtension, Row};
-
 use crate::db::{ReadTx, WriteTx};
 use crate::error::{Error, Result};
 use crate::games::{Game, GameResult, NewGame, TimeControl};
+use crate::sql::{params, sql, Row};
 use crate::text::text_enum;
 use crate::{GameId, Millis, PairingId, PlayerId, RoundId, TournamentId};
 
@@ -92,30 +91,35 @@ pub struct Tournament {
 }
 
 impl Tournament {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Tournament> {
+    fn from_row(row: &Row<'_, '_>) -> Result<Tournament> {
         Ok(Tournament {
-            id: row.get("id")?,
-            platform: row.get("platform")?,
-            server: row.get("server")?,
-            channel: row.get("channel")?,
-            organiser: row.get("organiser_id")?,
-            name: row.get("name")?,
-            variant: row.get("variant")?,
-            format: row.get("format")?,
-            rounds: row.get("rounds")?,
-            time_control: TimeControl::from_columns(row.get("base_ms")?, row.get("increment_ms")?),
-            rated: row.get("rated")?,
-            starts_at: row.get("starts_at")?,
-            double: row.get("double_round_robin")?,
-            state: row.get("state")?,
-            created_at: row.get("created_at")?,
-            updated_at: row.get("updated_at")?,
+            id: row.get(0)?,
+            platform: row.get(1)?,
+            server: row.get(2)?,
+            channel: row.get(3)?,
+            organiser: row.get(4)?,
+            name: row.get(5)?,
+            variant: row.get(6)?,
+            format: row.get(7)?,
+            rounds: row.get(8)?,
+            time_control: TimeControl::from_columns(row.get(9)?, row.get(10)?, row.get(11)?),
+            rated: row.get(12)?,
+            starts_at: row.get(13)?,
+            double: row.get(14)?,
+            state: row.get(15)?,
+            created_at: row.get(16)?,
+            updated_at: row.get(17)?,
         })
     }
 }
 
-const COLUMNS: &str = "id, platform, server, channel, organiser_id, name, variant, format, \
-    rounds, base_ms, increment_ms, rated, starts_at, double_round_robin, state, created_at, updated_at";
+/// The columns `Tournament::from_row` reads, in its order.
+macro_rules! columns {
+    () => {
+        "id, platform, server, channel, organiser_id, name, variant, format, rounds, clock_kind, \
+         base_ms, increment_ms, rated, starts_at, double_round_robin, state, created_at, updated_at"
+    };
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entrant {
@@ -151,21 +155,26 @@ pub struct Pairing {
 }
 
 impl Pairing {
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Pairing> {
+    fn from_row(row: &Row<'_, '_>) -> Result<Pairing> {
         Ok(Pairing {
-            id: row.get("id")?,
-            round: row.get("round_id")?,
-            board: row.get("board")?,
-            white: row.get("white_id")?,
-            black: row.get("black_id")?,
-            game: row.get("game_id")?,
-            result: row.get("result")?,
+            id: row.get(0)?,
+            round: row.get(1)?,
+            board: row.get(2)?,
+            white: row.get(3)?,
+            black: row.get(4)?,
+            result: row.get(5)?,
+            game: row.get(6)?,
         })
     }
 }
 
-const PAIRING_COLUMNS: &str = "id, round_id, board, white_id, black_id, result, \
-    (SELECT max(g.id) FROM games g WHERE g.pairing_id = pairings.id) AS game_id";
+/// The columns `Pairing::from_row` reads, in its order.
+macro_rules! pairing_columns {
+    () => {
+        "id, round_id, board, white_id, black_id, result, \
+         (SELECT max(g.id) FROM games g WHERE g.pairing_id = pairings.id) AS game_id"
+    };
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Round {
@@ -178,89 +187,107 @@ pub struct Round {
     pub pairings: Vec<Pairing>,
 }
 
+fn entrant(row: &Row<'_, '_>) -> Result<Entrant> {
+    Ok(Entrant { player: row.get(0)?, joined_at: row.get(1)?, withdrawn_at: row.get(2)?, start_rating: row.get(3)? })
+}
+
 impl ReadTx<'_> {
     pub fn tournament(&self, id: TournamentId) -> Result<Tournament> {
         self.conn()
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM tournaments WHERE id = ?1"))?
-            .query_row([id], Tournament::from_row)
-            .optional()?
+            .query_opt(
+                sql!("SELECT ", columns!(), " FROM tournaments WHERE id = $1"),
+                params![id],
+                Tournament::from_row,
+            )?
             .ok_or(Error::NotFound { what: "tournament", id })
     }
 
     /// The tournaments of a server, latest start first.
     pub fn server_tournaments(&self, platform: &str, server: &str) -> Result<Vec<Tournament>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM tournaments WHERE platform = ?1 AND server = ?2
-             ORDER BY starts_at DESC, id DESC"
-        ))?;
-        let tournaments = stmt.query_map([platform, server], Tournament::from_row)?;
-        Ok(tournaments.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                columns!(),
+                " FROM tournaments WHERE platform = $1 AND server = $2 ORDER BY starts_at DESC, id DESC"
+            ),
+            params![platform, server],
+            Tournament::from_row,
+        )
     }
 
     /// Open tournaments whose start time has come, earliest first: for the scheduler.
     pub fn due_tournaments(&self, now: Millis) -> Result<Vec<Tournament>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM tournaments WHERE state = 'open' AND starts_at <= ?1
-             ORDER BY starts_at, id"
-        ))?;
-        let tournaments = stmt.query_map([now], Tournament::from_row)?;
-        Ok(tournaments.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                columns!(),
+                " FROM tournaments WHERE state = 'open' AND starts_at <= $1 ORDER BY starts_at, id"
+            ),
+            params![now],
+            Tournament::from_row,
+        )
     }
 
     /// The open and running tournaments of a platform, oldest first: for the scheduler.
     pub fn live_tournaments(&self, platform: &str) -> Result<Vec<Tournament>> {
-        let mut stmt = self.conn().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM tournaments WHERE platform = ?1 AND state IN ('open', 'running')
-             ORDER BY id"
-        ))?;
-        let tournaments = stmt.query_map([platform], Tournament::from_row)?;
-        Ok(tournaments.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                columns!(),
+                " FROM tournaments WHERE platform = $1 AND state IN ('open', 'running') ORDER BY id"
+            ),
+            params![platform],
+            Tournament::from_row,
+        )
     }
 
     /// Entrants in the order they joined.
     pub fn entrants(&self, tournament: TournamentId) -> Result<Vec<Entrant>> {
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT player_id, joined_at, withdrawn_at, start_rating FROM entrants
-             WHERE tournament_id = ?1 ORDER BY joined_at, player_id",
-        )?;
-        let entrants = stmt.query_map([tournament], |row| {
-            Ok(Entrant {
-                player: row.get("player_id")?,
-                joined_at: row.get("joined_at")?,
-                withdrawn_at: row.get("withdrawn_at")?,
-                start_rating: row.get("start_rating")?,
-            })
-        })?;
-        Ok(entrants.collect::<rusqlite::Result<_>>()?)
+        self.conn().query(
+            sql!(
+                "SELECT player_id, joined_at, withdrawn_at, start_rating FROM entrants
+                 WHERE tournament_id = $1 ORDER BY joined_at, player_id"
+            ),
+            params![tournament],
+            entrant,
+        )
     }
 
     /// Every round so far with its pairings: what standings and the next pairing are computed
     /// from.
     pub fn rounds(&self, tournament: TournamentId) -> Result<Vec<Round>> {
-        let mut stmt = self.conn().prepare_cached("SELECT id FROM rounds WHERE tournament_id = ?1 ORDER BY number")?;
-        let ids: Vec<RoundId> = stmt.query_map([tournament], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+        let ids: Vec<RoundId> = self.conn().query(
+            sql!("SELECT id FROM rounds WHERE tournament_id = $1 ORDER BY number"),
+            params![tournament],
+            |row| row.get(0),
+        )?;
         ids.into_iter().map(|id| self.round(id)).collect()
     }
 
     pub fn round(&self, id: RoundId) -> Result<Round> {
         let (tournament, number, started_at, finished_at) = self
             .conn()
-            .prepare_cached("SELECT tournament_id, number, started_at, finished_at FROM rounds WHERE id = ?1")?
-            .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
-            .optional()?
+            .query_opt(
+                sql!("SELECT tournament_id, number, started_at, finished_at FROM rounds WHERE id = $1"),
+                params![id],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )?
             .ok_or(Error::NotFound { what: "round", id })?;
-        let mut stmt = self
-            .conn()
-            .prepare_cached(&format!("SELECT {PAIRING_COLUMNS} FROM pairings WHERE round_id = ?1 ORDER BY board"))?;
-        let pairings = stmt.query_map([id], Pairing::from_row)?.collect::<rusqlite::Result<_>>()?;
+        let pairings = self.conn().query(
+            sql!("SELECT ", pairing_columns!(), " FROM pairings WHERE round_id = $1 ORDER BY board"),
+            params![id],
+            Pairing::from_row,
+        )?;
         Ok(Round { id, tournament, number, started_at, finished_at, pairings })
     }
 
     pub fn pairing(&self, id: PairingId) -> Result<Pairing> {
         self.conn()
-            .prepare_cached(&format!("SELECT {PAIRING_COLUMNS} FROM pairings WHERE id = ?1"))?
-            .query_row([id], Pairing::from_row)
-            .optional()?
+            .query_opt(
+                sql!("SELECT ", pairing_columns!(), " FROM pairings WHERE id = $1"),
+                params![id],
+                Pairing::from_row,
+            )?
             .ok_or(Error::NotFound { what: "pairing", id })
     }
 
@@ -273,47 +300,45 @@ impl ReadTx<'_> {
     }
 
     fn is_entrant(&self, tournament: TournamentId, player: PlayerId) -> Result<bool> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT 1 FROM entrants WHERE tournament_id = ?1 AND player_id = ?2")?
-            .query_row([tournament, player], |_| Ok(()))
-            .optional()?
-            .is_some())
+        let found = self.conn().query_opt(
+            sql!("SELECT 1 FROM entrants WHERE tournament_id = $1 AND player_id = $2"),
+            params![tournament, player],
+            |_| Ok(()),
+        )?;
+        Ok(found.is_some())
     }
 }
 
 impl WriteTx<'_> {
     /// Creates a tournament, open for entrants.
     pub fn create_tournament(&self, new: &NewTournament, now: Millis) -> Result<Tournament> {
-        let (base_ms, increment_ms) = TimeControl::columns(new.time_control);
-        let id = self
-            .conn()
-            .prepare_cached(
+        let (clock_kind, base_ms, increment_ms) = TimeControl::columns(new.time_control);
+        let id: TournamentId = self.conn().value(
+            sql!(
                 "INSERT INTO tournaments (platform, server, channel, organiser_id, name, variant,
                      format, rounds, base_ms, increment_ms, rated, starts_at, state, created_at,
-                     updated_at, double_round_robin)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'open', ?13, ?13, ?14)
-                 RETURNING id",
-            )?
-            .query_row(
-                params![
-                    new.platform,
-                    new.server,
-                    new.channel,
-                    new.organiser,
-                    new.name,
-                    new.variant,
-                    new.format,
-                    new.rounds,
-                    base_ms,
-                    increment_ms,
-                    new.rated,
-                    new.starts_at,
-                    now,
-                    new.double
-                ],
-                |row| row.get(0),
-            )?;
+                     updated_at, double_round_robin, clock_kind)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $14, $15)
+                 RETURNING id"
+            ),
+            params![
+                new.platform,
+                new.server,
+                new.channel,
+                new.organiser,
+                new.name,
+                new.variant,
+                new.format,
+                new.rounds,
+                base_ms,
+                increment_ms,
+                new.rated,
+                new.starts_at,
+                now,
+                new.double,
+                clock_kind
+            ],
+        )?;
         self.tournament(id)
     }
 
@@ -327,12 +352,10 @@ impl WriteTx<'_> {
         now: Millis,
     ) -> Result<Tournament> {
         self.tournament(id)?;
-        self.conn()
-            .prepare_cached(
-                "UPDATE tournaments SET state = ?2, rounds = coalesce(?3, rounds), updated_at = ?4
-                 WHERE id = ?1",
-            )?
-            .execute(params![id, state, rounds, now])?;
+        self.conn().execute(
+            sql!("UPDATE tournaments SET state = $2, rounds = coalesce($3, rounds), updated_at = $4 WHERE id = $1"),
+            params![id, state, rounds, now],
+        )?;
         self.tournament(id)
     }
 
@@ -342,9 +365,10 @@ impl WriteTx<'_> {
         if self.is_entrant(id, player)? {
             return Err(Error::AlreadyEntered { tournament_id: id, player });
         }
-        self.conn()
-            .prepare_cached("INSERT INTO entrants (tournament_id, player_id, joined_at) VALUES (?1, ?2, ?3)")?
-            .execute(params![id, player, now])?;
+        self.conn().execute(
+            sql!("INSERT INTO entrants (tournament_id, player_id, joined_at) VALUES ($1, $2, $3)"),
+            params![id, player, now],
+        )?;
         Ok(Entrant { player, joined_at: now, withdrawn_at: None, start_rating: None })
     }
 
@@ -353,8 +377,7 @@ impl WriteTx<'_> {
         self.tournament_in(id, TournamentState::Open)?;
         let removed = self
             .conn()
-            .prepare_cached("DELETE FROM entrants WHERE tournament_id = ?1 AND player_id = ?2")?
-            .execute([id, player])?;
+            .execute(sql!("DELETE FROM entrants WHERE tournament_id = $1 AND player_id = $2"), params![id, player])?;
         if removed == 0 {
             return Err(Error::NotEntrant { tournament_id: id, player });
         }
@@ -367,29 +390,23 @@ impl WriteTx<'_> {
         if !self.is_entrant(id, player)? {
             return Err(Error::NotEntrant { tournament_id: id, player });
         }
-        Ok(self
-            .conn()
-            .prepare_cached(
-                "UPDATE entrants SET withdrawn_at = coalesce(withdrawn_at, ?3)
-                 WHERE tournament_id = ?1 AND player_id = ?2
-                 RETURNING player_id, joined_at, withdrawn_at, start_rating",
-            )?
-            .query_row(params![id, player, now], |row| {
-                Ok(Entrant {
-                    player: row.get(0)?,
-                    joined_at: row.get(1)?,
-                    withdrawn_at: row.get(2)?,
-                    start_rating: row.get(3)?,
-                })
-            })?)
+        self.conn().query_one(
+            sql!(
+                "UPDATE entrants SET withdrawn_at = coalesce(withdrawn_at, $3)
+                 WHERE tournament_id = $1 AND player_id = $2
+                 RETURNING player_id, joined_at, withdrawn_at, start_rating"
+            ),
+            params![id, player, now],
+            entrant,
+        )
     }
 
     /// Records an entrant's rating at the start of the tournament.
     pub fn set_start_rating(&self, id: TournamentId, player: PlayerId, rating: i64) -> Result<()> {
-        let changed = self
-            .conn()
-            .prepare_cached("UPDATE entrants SET start_rating = ?3 WHERE tournament_id = ?1 AND player_id = ?2")?
-            .execute(params![id, player, rating])?;
+        let changed = self.conn().execute(
+            sql!("UPDATE entrants SET start_rating = $3 WHERE tournament_id = $1 AND player_id = $2"),
+            params![id, player, rating],
+        )?;
         if changed == 0 {
             return Err(Error::NotEntrant { tournament_id: id, player });
         }
@@ -409,24 +426,19 @@ impl WriteTx<'_> {
         self.tournament_in(tournament, TournamentState::Running)?;
         let last: u32 = self
             .conn()
-            .prepare_cached("SELECT coalesce(max(number), 0) FROM rounds WHERE tournament_id = ?1")?
-            .query_row([tournament], |row| row.get(0))?;
+            .value(sql!("SELECT coalesce(max(number), 0) FROM rounds WHERE tournament_id = $1"), params![tournament])?;
         if number != last + 1 {
             return Err(Error::RoundOutOfOrder { tournament_id: tournament, expected: last + 1, number });
         }
-        let round: RoundId = self
-            .conn()
-            .prepare_cached(
-                "INSERT INTO rounds (tournament_id, number, started_at) VALUES (?1, ?2, ?3)
-                 RETURNING id",
-            )?
-            .query_row(params![tournament, number, now], |row| row.get(0))?;
-        let mut insert = self.conn().prepare_cached(
-            "INSERT INTO pairings (round_id, board, white_id, black_id, result)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+        let round: RoundId = self.conn().value(
+            sql!("INSERT INTO rounds (tournament_id, number, started_at) VALUES ($1, $2, $3) RETURNING id"),
+            params![tournament, number, now],
         )?;
         for (board, pairing) in (1u32..).zip(pairings) {
-            insert.execute(params![round, board, pairing.white, pairing.black, pairing.result])?;
+            self.conn().execute(
+                sql!("INSERT INTO pairings (round_id, board, white_id, black_id, result) VALUES ($1, $2, $3, $4, $5)"),
+                params![round, board, pairing.white, pairing.black, pairing.result],
+            )?;
         }
         self.round(round)
     }
@@ -447,10 +459,8 @@ impl WriteTx<'_> {
     /// Sets (or, with `None`, clears) a pairing's result: forfeits, adjudications, corrections.
     /// Finishing a pairing's game sets it by itself.
     pub fn set_pairing_result(&self, pairing: PairingId, result: Option<PairingResult>) -> Result<Pairing> {
-        let changed = self
-            .conn()
-            .prepare_cached("UPDATE pairings SET result = ?2 WHERE id = ?1")?
-            .execute(params![pairing, result])?;
+        let changed =
+            self.conn().execute(sql!("UPDATE pairings SET result = $2 WHERE id = $1"), params![pairing, result])?;
         if changed == 0 {
             return Err(Error::NotFound { what: "pairing", id: pairing });
         }
@@ -458,10 +468,10 @@ impl WriteTx<'_> {
     }
 
     pub fn finish_round(&self, round: RoundId, now: Millis) -> Result<Round> {
-        let changed = self
-            .conn()
-            .prepare_cached("UPDATE rounds SET finished_at = coalesce(finished_at, ?2) WHERE id = ?1")?
-            .execute(params![round, now])?;
+        let changed = self.conn().execute(
+            sql!("UPDATE rounds SET finished_at = coalesce(finished_at, $2) WHERE id = $1"),
+            params![round, now],
+        )?;
         if changed == 0 {
             return Err(Error::NotFound { what: "round", id: round });
         }

@@ -189,7 +189,8 @@ impl Connection {
                 }
                 Some(Control::Drop) => return Err(Stop::Drop),
                 Some(Control::Invalidate) => {
-                    self.shared.write(|w| w.session = None);
+                    let id = self.id;
+                    self.shared.write(|w| w.sessions.retain(|_, s| s.connection != Some(id)));
                     self.authenticated = false;
                     self.send_op(op::INVALID_SESSION, json!(false)).await?;
                 }
@@ -201,13 +202,15 @@ impl Connection {
 
     /// Writes the session's dispatches this connection has not yet written.
     async fn flush(&mut self) -> Result<(), Stop> {
-        let pending: Vec<_> = self.shared.read(|w| match &w.session {
-            Some(session) if session.connection == Some(self.id) => {
-                // The log is in seq order.
-                let unsent = session.log.partition_point(|d| d.seq <= self.cursor);
-                session.log.range(unsent..).cloned().collect()
+        let pending: Vec<_> = self.shared.read(|w| {
+            match w.sessions.values().find(|s| s.connection == Some(self.id)) {
+                Some(session) => {
+                    // The log is in seq order.
+                    let unsent = session.log.partition_point(|d| d.seq <= self.cursor);
+                    session.log.range(unsent..).cloned().collect()
+                }
+                None => Vec::new(),
             }
-            _ => Vec::new(),
         });
         if pending.is_empty() {
             return Ok(());
@@ -226,9 +229,10 @@ impl Connection {
             self.send(&dispatch.text).await.map_err(|_| Stop::Ended)?;
             self.cursor = dispatch.seq;
         }
+        let (id, cursor) = (self.id, self.cursor);
         self.shared.write(|w| {
-            if let Some(session) = w.session.as_mut().filter(|s| s.connection == Some(self.id)) {
-                session.delivered = session.delivered.max(self.cursor);
+            if let Some(session) = w.session_on(id) {
+                session.delivered = session.delivered.max(cursor);
             }
         });
         Ok(())
@@ -264,8 +268,7 @@ impl Connection {
         let id = self.id;
         self.shared.write(|w| {
             w.gateway.heartbeats += 1;
-            let attached = w.session.as_mut().filter(|s| s.connection == Some(id));
-            if let (Some(session), Some(confirmed)) = (attached, confirmed) {
+            if let (Some(session), Some(confirmed)) = (w.session_on(id), confirmed) {
                 while session.log.front().is_some_and(|d| d.seq <= confirmed) {
                     let dropped = session.log.pop_front().expect("the loop checked the front");
                     session.dropped_through = dropped.seq;
@@ -293,14 +296,25 @@ impl Connection {
         if intents & intents::PRIVILEGED & !self.shared.config.privileged_intents != 0 {
             return Err(Stop::Close(close::DISALLOWED_INTENTS, "Disallowed intent(s)."));
         }
-        // One session at a time: the fake serves a single shard.
+        // "Sharding": `[shard_id, num_shards]`, the same total for every session.
+        let invalid = Stop::Close(close::INVALID_SHARD, "Invalid shard.");
         let shard = match &data["shard"] {
             Value::Null => [0, 1],
             shard => match (shard[0].as_u64(), shard[1].as_u64()) {
-                (Some(0), Some(1)) => [0, 1],
-                _ => return Err(Stop::Close(close::INVALID_SHARD, "Invalid shard: the fake serves one shard.")),
+                (Some(id), Some(count)) if id < count => [id, count],
+                _ => return Err(invalid),
             },
         };
+        let id = self.id;
+        let counted_otherwise = self.shared.write(|w| {
+            // Sessions of another total that no connection holds are a bot restarted with a
+            // new shard count: forgotten. One still connected makes this IDENTIFY invalid.
+            w.sessions.retain(|_, s| s.shard[1] == shard[1] || s.connection.is_some_and(|c| c != id));
+            w.sessions.values().any(|s| s.shard[1] != shard[1])
+        });
+        if counted_otherwise {
+            return Err(invalid);
+        }
         let compress = data["compress"] == true;
         if compress && matches!(self.compression, Compression::None) {
             self.compression = Compression::Payload;
@@ -308,8 +322,9 @@ impl Connection {
         let session_id = format!("{:016x}{:016x}", self.shared.mint(), self.shared.mint());
         self.shared.write(|w| {
             w.gateway.identifies += 1;
-            w.session = Some(Session {
+            let session = Session {
                 id: session_id.clone(),
+                shard,
                 seq: 0,
                 log: Default::default(),
                 dropped_through: 0,
@@ -317,21 +332,24 @@ impl Connection {
                 compress,
                 connection: Some(self.id),
                 delivered: 0,
-            });
-            // "Gateway Events", Ready.
+            };
+            w.sessions.insert(shard[0], session);
+            // "Gateway Events", Ready: the shard's guilds only.
+            let on_shard: Vec<_> =
+                w.guilds.values().filter(|g| crate::shard_of(g.id, shard[1]) == shard[0]).cloned().collect();
             let ready = json!({
                 "v": VERSION,
                 "user": objects::current_user(&w.users[&w.bot]),
-                "guilds": w.guilds.values().map(objects::unavailable_guild).collect::<Vec<_>>(),
+                "guilds": on_shard.iter().map(objects::unavailable_guild).collect::<Vec<_>>(),
                 "session_id": session_id,
                 "resume_gateway_url": w.gateway_url,
                 "shard": shard,
                 "application": { "id": w.application.to_string(), "flags": 0 },
             });
-            w.dispatch("READY", ready, None, None);
-            let guilds: Vec<Value> = w.guilds.values().map(|g| objects::guild_create(w, g)).collect();
+            w.dispatch_to(shard[0], "READY", ready, None, None);
+            let guilds: Vec<Value> = on_shard.iter().map(|g| objects::guild_create(w, g)).collect();
             for guild in guilds {
-                w.dispatch("GUILD_CREATE", guild, Some(intents::GUILDS), None);
+                w.dispatch_to(shard[0], "GUILD_CREATE", guild, Some(intents::GUILDS), None);
             }
         });
         self.authenticated = true;
@@ -349,15 +367,15 @@ impl Connection {
         let seq = data["seq"].as_u64().unwrap_or(0);
         let id = self.id;
         let resumed = self.shared.write(|w| {
-            let session = w.session.as_mut().filter(|s| s.id == session_id)?;
+            let session = w.sessions.values_mut().find(|s| s.id == session_id)?;
             if seq > session.seq || seq < session.dropped_through {
                 return None;
             }
             session.connection = Some(id);
             session.delivered = seq;
-            let compress = session.compress;
+            let (compress, shard) = (session.compress, session.shard[0]);
             w.gateway.resumes += 1;
-            w.dispatch("RESUMED", json!({}), None, None);
+            w.dispatch_to(shard, "RESUMED", json!({}), None, None);
             Some(compress)
         });
         match resumed {
@@ -390,7 +408,7 @@ impl Connection {
 
 /// Lets go of the session if `connection` holds it; its events then wait in the log.
 fn detach(world: &mut World, connection: u64) {
-    if let Some(session) = world.session.as_mut().filter(|s| s.connection == Some(connection)) {
+    if let Some(session) = world.session_on(connection) {
         session.connection = None;
     }
 }

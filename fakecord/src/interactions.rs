@@ -263,9 +263,6 @@ pub(crate) fn trigger(
     // "Interaction Object": the token is an opaque string, valid for 15 minutes.
     let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("interaction:{id}:fakecord"));
     shared.write(|w| {
-        if w.session.is_none() {
-            return Err(Error::NoSession);
-        }
         w.user(trigger.user)?;
         let source =
             trigger.source_message.map(|m| w.messages.get(&m).ok_or(Error::Invalid(format!("no message {m}"))));
@@ -275,7 +272,11 @@ pub(crate) fn trigger(
             (None, Some(message)) => message.channel_id,
             (None, None) => return Err(Error::Invalid("an interaction needs a channel".into())),
         };
-        w.channel(channel)?;
+        let guild = w.channel(channel)?.guild;
+        // The shard that holds the guild receives the interaction; it must be connected.
+        if !w.sessions.contains_key(&w.shard_for(Some(guild))) {
+            return Err(Error::NoSession);
+        }
         let data = data(w, channel)?;
         let interaction = Interaction {
             id,
@@ -295,7 +296,7 @@ pub(crate) fn trigger(
         let json = objects::interaction(w, &interaction, data, source);
         w.interaction_tokens.insert(token, id);
         w.interactions.insert(id, interaction);
-        w.dispatch("INTERACTION_CREATE", json, None, Some(id));
+        w.dispatch(Some(guild), "INTERACTION_CREATE", json, None, Some(id));
         Ok(())
     })?;
     Ok(InteractionHandle { id, shared: Arc::clone(shared) })

@@ -43,11 +43,15 @@
 //! reach only their interaction; a thread from a message shares the message's id; content over
 //! 2000 characters, empty messages, invalid command names and unknown channels get Discord's
 //! error codes; events raised while the bot is disconnected wait for its RESUME; intents filter
-//! the events, and privileged ones must be enabled in [`Config`].
+//! the events, and privileged ones must be enabled in [`Config`]. Shards: each IDENTIFY names
+//! its shard and the total (`[shard, shard_count]`), each shard has its own session, and a
+//! guild's events (its GUILD_CREATE in READY's wake, messages, interactions) go to shard
+//! `(guild_id >> 22) % shard_count` only ([`shard_of`]), so a bot split across processes by
+//! shard ranges can be tested whole; `GET /gateway/bot` recommends [`Config::recommended_shards`].
 //!
 //! # What it leaves out
 //!
-//! One shard; no rate limits; no permission checks (every user is a member of every guild with
+//! No rate limits; no permission checks (every user is a member of every guild with
 //! ordinary permissions, plus Manage Server after [`FakeDiscord::grant_manage_server`]); no DMs,
 //! roles, presences, voice, modals' submissions or role and attachment options; no
 //! zombie-connection detection (the bot's heartbeats are acknowledged and counted, never required).
@@ -112,6 +116,8 @@ pub struct Config {
     pub privileged_intents: u64,
     /// The bot user's name.
     pub bot_name: String,
+    /// The shard count `GET /gateway/bot` recommends (a bot that shards automatically uses it).
+    pub recommended_shards: u64,
 }
 
 impl Default for Config {
@@ -122,6 +128,7 @@ impl Default for Config {
             interaction_deadline: Duration::from_secs(3),
             privileged_intents: 0,
             bot_name: "Chimera".into(),
+            recommended_shards: 1,
         }
     }
 }
@@ -203,7 +210,31 @@ impl FakeDiscord {
             let guild = Guild { id, name: name.to_owned(), owner: w.bot };
             let event = objects::guild_create(w, &guild);
             w.guilds.insert(id, guild);
-            w.dispatch("GUILD_CREATE", event, Some(intents::GUILDS), None);
+            w.dispatch(Some(id), "GUILD_CREATE", event, Some(intents::GUILDS), None);
+        });
+        id
+    }
+
+    /// Adds a guild whose id puts it on shard `shard` of `shard_count` (see [`shard_of`]), as
+    /// tests of a sharded bot need one on each shard. Ids carry the time they were minted, so
+    /// this may wait up to `shard_count` milliseconds for a fitting one.
+    ///
+    /// # Panics
+    /// If `shard` is not below `shard_count`.
+    pub fn add_guild_on_shard(&self, name: &str, shard: u64, shard_count: u64) -> GuildId {
+        assert!(shard < shard_count, "shard {shard} is not one of {shard_count}");
+        let id = loop {
+            let id = GuildId(self.shared.mint());
+            if shard_of(id, shard_count) == shard {
+                break id;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        self.shared.write(|w| {
+            let guild = Guild { id, name: name.to_owned(), owner: w.bot };
+            let event = objects::guild_create(w, &guild);
+            w.guilds.insert(id, guild);
+            w.dispatch(Some(id), "GUILD_CREATE", event, Some(intents::GUILDS), None);
         });
         id
     }
@@ -227,7 +258,7 @@ impl FakeDiscord {
                 last_message: None,
                 message_count: 0,
             };
-            w.dispatch("CHANNEL_CREATE", objects::channel(&channel), Some(intents::GUILDS), None);
+            w.dispatch(Some(guild), "CHANNEL_CREATE", objects::channel(&channel), Some(intents::GUILDS), None);
             w.channels.insert(id, channel);
         });
         id
@@ -247,18 +278,18 @@ impl FakeDiscord {
         let id = UserId(self.shared.mint());
         self.shared.write(|w| {
             let user = User { id, name: name.to_owned(), bot: false, manager: false };
-            let joins: Vec<Value> = w
+            let joins: Vec<(GuildId, Value)> = w
                 .guilds
                 .values()
                 .map(|g| {
                     let mut member = objects::member(g, &user);
                     member["guild_id"] = json!(g.id.to_string());
-                    member
+                    (g.id, member)
                 })
                 .collect();
             w.users.insert(id, user);
-            for member in joins {
-                w.dispatch("GUILD_MEMBER_ADD", member, Some(intents::GUILD_MEMBERS), None);
+            for (guild, member) in joins {
+                w.dispatch(Some(guild), "GUILD_MEMBER_ADD", member, Some(intents::GUILD_MEMBERS), None);
             }
         });
         id
@@ -266,13 +297,27 @@ impl FakeDiscord {
 
     /// Waits until the bot holds a session on a live connection and has been sent everything
     /// queued for it: after IDENTIFY, READY and every GUILD_CREATE; after RESUME, the replay.
+    /// With several shards, every session the bot has opened.
     pub async fn wait_ready(&self) -> Result<(), Error> {
         self.shared
             .wait_for("the bot to identify and receive READY", |w| {
-                let session = w.session.as_ref()?;
-                (session.connection.is_some() && session.seq > 0 && session.delivered == session.seq).then_some(())
+                (!w.sessions.is_empty() && w.sessions.values().all(session_ready)).then_some(())
             })
             .await
+    }
+
+    /// [`FakeDiscord::wait_ready`] for the session of one shard.
+    pub async fn wait_shard_ready(&self, shard: u64) -> Result<(), Error> {
+        self.shared
+            .wait_for(format!("shard {shard} to identify and receive READY"), |w| {
+                w.sessions.get(&shard).filter(|s| session_ready(s)).map(drop)
+            })
+            .await
+    }
+
+    /// The shards the bot holds sessions for, and the total they count.
+    pub fn shards(&self) -> (Vec<u64>, Option<u64>) {
+        self.shared.read(|w| (w.sessions.keys().copied().collect(), w.shard_count()))
     }
 
     /// Every command the bot registered, global and per guild.
@@ -408,10 +453,16 @@ impl FakeDiscord {
         self.control(Control::Invalidate)
     }
 
+    /// Acts on the connection of every session (one, unless the bot runs several shards).
     fn control(&self, control: Control) -> Result<(), Error> {
         self.shared.write(|w| {
-            let connection = w.session.as_ref().and_then(|s| s.connection).ok_or(Error::NoSession)?;
-            w.controls.insert(connection, control);
+            let connections: Vec<u64> = w.sessions.values().filter_map(|s| s.connection).collect();
+            if connections.is_empty() {
+                return Err(Error::NoSession);
+            }
+            for connection in connections {
+                w.controls.insert(connection, control);
+            }
             Ok(())
         })
     }
@@ -449,6 +500,17 @@ impl Drop for FakeDiscord {
         self.shared.write(|w| w.closed = true);
         self.server.abort();
     }
+}
+
+/// The shard that receives a guild's events when the bot runs `shard_count` shards, as Discord
+/// routes them ("Gateway", Sharding): `(guild_id >> 22) % shard_count`.
+pub fn shard_of(guild: GuildId, shard_count: u64) -> u64 {
+    (guild.get() >> 22) % shard_count.max(1)
+}
+
+/// A session has a live connection and has been sent everything queued for it.
+fn session_ready(session: &state::Session) -> bool {
+    session.connection.is_some() && session.seq > 0 && session.delivered == session.seq
 }
 
 /// A token shaped like Discord's: the bot's id in base64, a timestamp part and a signature part.

@@ -110,7 +110,8 @@ pub(crate) fn publish(world: &mut World, message: Message) -> Value {
             }
             event["member"] = member;
         }
-        world.dispatch("MESSAGE_CREATE", event, Some(GUILD_MESSAGES), None);
+        let guild = world.guild_of(message.channel_id);
+        world.dispatch(guild, "MESSAGE_CREATE", event, Some(GUILD_MESSAGES), None);
     }
     world.messages.insert(message.id, message);
     json
@@ -121,7 +122,8 @@ pub(crate) fn publish_edit(world: &mut World, id: MessageId) -> Value {
     let message = &world.messages[&id];
     let json = objects::message(world, message);
     if !message.is_ephemeral() {
-        world.dispatch("MESSAGE_UPDATE", json.clone(), Some(GUILD_MESSAGES), None);
+        let guild = world.guild_of(message.channel_id);
+        world.dispatch(guild, "MESSAGE_UPDATE", json.clone(), Some(GUILD_MESSAGES), None);
     }
     json
 }
@@ -130,8 +132,12 @@ pub(crate) fn publish_edit(world: &mut World, id: MessageId) -> Value {
 pub(crate) fn delete(world: &mut World, id: MessageId) {
     let Some(message) = world.messages.remove(&id) else { return };
     if !message.is_ephemeral() {
-        let guild = world.channels.get(&message.channel_id).map(|c| c.guild.to_string());
-        let event = json!({ "id": id.to_string(), "channel_id": message.channel_id.to_string(), "guild_id": guild });
-        world.dispatch("MESSAGE_DELETE", event, Some(GUILD_MESSAGES), None);
+        let guild = world.guild_of(message.channel_id);
+        let event = json!({
+            "id": id.to_string(),
+            "channel_id": message.channel_id.to_string(),
+            "guild_id": guild.map(|g| g.to_string()),
+        });
+        world.dispatch(guild, "MESSAGE_DELETE", event, Some(GUILD_MESSAGES), None);
     }
 }

@@ -248,6 +248,10 @@ pub(crate) fn message(world: &World, message: &Message) -> Value {
             "user": world.users.get(&interaction.user).map(user),
             "authorizing_integration_owners": { "0": guild },
         });
+        // "Message Interaction Metadata Object": a component's carries the message it sits on.
+        if let Some(source) = interaction.source_message {
+            json["interaction_metadata"]["interacted_message_id"] = json!(source.to_string());
+        }
     }
     if let Some(thread) = world.channels.get(&ChannelId(message.id.get())) {
         // A thread started from a message shares its id ("Start Thread from Message").

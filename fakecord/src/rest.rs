@@ -155,10 +155,11 @@ async fn gateway_url(State(shared): State<Arc<Shared>>) -> Json<Value> {
 
 /// "Get Gateway Bot": the URL plus sharding advice and the session start limit.
 async fn gateway_bot(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    let shards = shared.config.recommended_shards;
     Json(shared.read(|w| {
         json!({
             "url": w.gateway_url,
-            "shards": 1,
+            "shards": shards,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 1000u64.saturating_sub(w.gateway.identifies),
@@ -516,8 +517,9 @@ fn open_thread(world: &mut World, thread: Channel) -> Value {
     let json = objects::channel(&thread);
     let mut event = json.clone();
     event["newly_created"] = json!(true);
+    let guild = thread.guild;
     world.channels.insert(thread.id, thread);
-    world.dispatch("THREAD_CREATE", event, Some(intents::GUILDS), None);
+    world.dispatch(Some(guild), "THREAD_CREATE", event, Some(intents::GUILDS), None);
     json
 }
 

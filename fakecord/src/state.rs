@@ -265,10 +265,12 @@ pub(crate) struct Dispatch {
     pub interaction: Option<InteractionId>,
 }
 
-/// The bot's gateway session ("Gateway", Identifying and Resuming).
+/// One shard's gateway session ("Gateway", Identifying and Resuming).
 #[derive(Debug)]
 pub(crate) struct Session {
     pub id: String,
+    /// The shard it identified as, and the total it counted: `[shard, shard_count]`.
+    pub shard: [u64; 2],
     pub seq: u64,
     /// Dispatches not yet confirmed by a heartbeat, oldest first.
     pub log: VecDeque<Dispatch>,
@@ -329,7 +331,8 @@ pub(crate) struct World {
     pub commands: Vec<Command>,
     pub interactions: HashMap<InteractionId, Interaction>,
     pub interaction_tokens: HashMap<String, InteractionId>,
-    pub session: Option<Session>,
+    /// The sessions, by shard id. Every session counts the same total of shards.
+    pub sessions: BTreeMap<u64, Session>,
     pub next_connection: u64,
     pub controls: HashMap<u64, Control>,
     pub gateway: GatewayStats,
@@ -354,7 +357,7 @@ impl World {
             commands: Vec::new(),
             interactions: HashMap::new(),
             interaction_tokens: HashMap::new(),
-            session: None,
+            sessions: BTreeMap::new(),
             next_connection: 0,
             controls: HashMap::new(),
             gateway: GatewayStats::default(),
@@ -363,16 +366,45 @@ impl World {
         }
     }
 
-    /// Queues a DISPATCH (op 0) for the bot, if it has a session and asked for the event's
-    /// intent ("Gateway", Gateway Intents); `intent` is `None` for events every bot receives.
+    /// The shard count the bot's sessions identified with.
+    pub(crate) fn shard_count(&self) -> Option<u64> {
+        self.sessions.values().next().map(|s| s.shard[1])
+    }
+
+    /// The shard that receives `guild`'s events, as Discord routes them ("Gateway", Sharding):
+    /// `(guild_id >> 22) % shard_count`; events of no guild go to shard 0.
+    pub(crate) fn shard_for(&self, guild: Option<GuildId>) -> u64 {
+        match (guild, self.shard_count()) {
+            (Some(guild), Some(count)) => crate::shard_of(guild, count),
+            _ => 0,
+        }
+    }
+
+    /// Queues a DISPATCH (op 0) about `guild` for the shard that holds it, if that shard has a
+    /// session that asked for the event's intent ("Gateway", Gateway Intents); `intent` is
+    /// `None` for events every bot receives.
     pub(crate) fn dispatch(
         &mut self,
+        guild: Option<GuildId>,
         event: &str,
         data: Value,
         intent: Option<u64>,
         interaction: Option<InteractionId>,
     ) -> bool {
-        let Some(session) = self.session.as_mut() else { return false };
+        let shard = self.shard_for(guild);
+        self.dispatch_to(shard, event, data, intent, interaction)
+    }
+
+    /// Queues a DISPATCH for the session of `shard`, if it has one that wants it.
+    pub(crate) fn dispatch_to(
+        &mut self,
+        shard: u64,
+        event: &str,
+        data: Value,
+        intent: Option<u64>,
+        interaction: Option<InteractionId>,
+    ) -> bool {
+        let Some(session) = self.sessions.get_mut(&shard) else { return false };
         if intent.is_some_and(|bit| session.intents & bit == 0) {
             return false;
         }
@@ -384,6 +416,16 @@ impl World {
             session.dropped_through = dropped.seq;
         }
         true
+    }
+
+    /// The session attached to gateway connection `connection`.
+    pub(crate) fn session_on(&mut self, connection: u64) -> Option<&mut Session> {
+        self.sessions.values_mut().find(|s| s.connection == Some(connection))
+    }
+
+    /// The guild a channel belongs to.
+    pub(crate) fn guild_of(&self, channel: ChannelId) -> Option<GuildId> {
+        self.channels.get(&channel).map(|c| c.guild)
     }
 
     pub(crate) fn channel(&self, id: ChannelId) -> Result<&Channel, Error> {

@@ -204,6 +204,43 @@ async fn zlib_stream_compresses_the_whole_connection() {
 }
 
 #[tokio::test]
+async fn each_shard_is_a_session_of_its_own_and_the_totals_must_agree() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let north = fake.add_guild_on_shard("North", 0, 2);
+    let south = fake.add_guild_on_shard("South", 1, 2);
+    let guild_ids = |ready: &Value| -> Vec<String> {
+        ready["d"]["guilds"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_owned()).collect()
+    };
+    let shard = |id: u64, total: u64| {
+        let fake = &fake;
+        async move {
+            let mut client = Client::connect(fake, "v=10").await;
+            assert_eq!(client.next().await["op"], 10);
+            client.identify(&fake.token(), json!({ "shard": [id, total] })).await;
+            client
+        }
+    };
+    let mut zero = shard(0, 2).await;
+    let ready = zero.next().await;
+    assert_eq!((ready["t"].as_str(), &ready["d"]["shard"]), (Some("READY"), &json!([0, 2])));
+    assert_eq!(guild_ids(&ready), [north.to_string()], "READY lists the shard's guilds only");
+    assert_eq!(zero.next().await["d"]["id"], json!(north.to_string()));
+    let mut one = shard(1, 2).await;
+    let ready = one.next().await;
+    assert_eq!(guild_ids(&ready), [south.to_string()]);
+    assert_eq!(one.next().await["d"]["id"], json!(south.to_string()));
+    assert_eq!(fake.shards(), (vec![0, 1], Some(2)));
+
+    // Another total while those are connected, or a shard beyond the total: 4010.
+    for (id, total) in [(0, 3), (2, 2)] {
+        let mut wrong = shard(id, total).await;
+        assert_eq!(wrong.next().await, json!({ "close": 4010 }), "shard [{id}, {total}]");
+    }
+    // The refused ones changed nothing.
+    assert_eq!((fake.shards(), fake.gateway_stats().identifies), ((vec![0, 1], Some(2)), 2));
+}
+
+#[tokio::test]
 async fn the_gateway_closes_with_discords_codes() {
     let Setup { fake, .. } = setup(Config::default()).await;
     let token = fake.token();

@@ -1,12 +1,13 @@
 //! Writes every picture worth looking at into a folder: the start and a middle-game board of
-//! each variant, every rule diagram, and a sheet of all the pieces.
+//! each variant, every rule diagram, a sheet of all the pieces, a GIF of a game of each variant,
+//! an evaluation graph and a standings table, with names as people write them.
 //!
 //! `cargo run --release -p chimera-render --example gallery -- OUT_DIR [SIZE]`
 
 use std::path::PathBuf;
 
-use render::{BoardView, Diagram, Markers, Renderer, Theme};
-use rules::{Color, Move, Piece, Position, Role, Setup, Variant};
+use render::{BoardView, Diagram, Eval, EvalGraph, GameGif, Judgement, Mark, Markers, Renderer, StandingsTable, Theme};
+use rules::{Color, Game, Move, Piece, Position, Role, Setup, Variant};
 
 /// Middle games: real openings where the rules allow them, and for Grolman Chess (whose
 /// chains move more than one piece) a game of its own.
@@ -46,6 +47,98 @@ fn sheet() -> Position {
     Position::from_setup(Variant::UnicornGreat, setup).expect("sheet position")
 }
 
+/// Kasparov-Topalov, Wijk aan Zee 1999: the chess GIF and the graph show a real game.
+const KASPAROV_TOPALOV: &str = "e4 d6 d4 Nf6 Nc3 g6 Be3 Bg7 Qd2 c6 f3 b5 Nge2 Nbd7 Bh6 Bxh6 Qxh6 Bb7 a3 e5 O-O-O Qe7
+    Kb1 a6 Nc1 O-O-O Nb3 exd4 Rxd4 c5 Rd1 Nb6 g3 Kb8 Na5 Ba8 Bh3 d5 Qf4+ Ka7 Rhe1 d4 Nd5 Nbxd5 exd5 Qd6
+    Rxd4 cxd4 Re7+ Kb6 Qxd4+ Kxa5 b4+ Ka4 Qc3 Qxd5 Ra7 Bb7 Rxb7 Qc4 Qxf6 Kxa3 Qxa6+ Kxb4 c3+ Kxc3 Qa1+ Kd2
+    Qb2+ Kd1 Bf1 Rd2 Rd7 Rxd7 Bxc4 bxc4 Qxh8 Rd3 Qa8 c3 Qa4+ Ke1 f4 f5 Kc1 Rd2 Qa7";
+
+fn score(variant: Variant, sans: &str) -> Game {
+    let mut game = Game::new(Position::start(variant));
+    for san in sans.split_whitespace() {
+        let m = game.position().parse_move(san).unwrap_or_else(|e| panic!("{san}: {e}"));
+        game.play(m).expect("legal");
+    }
+    game
+}
+
+/// A rough value of each piece, in centipawns, for the made-up games and evaluations below.
+fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight | Role::Bishop | Role::HalfGolem => 300,
+        Role::Werewolf | Role::Unicorn => 400,
+        Role::Rook | Role::Golem => 500,
+        Role::Chancellor | Role::Lion => 800,
+        Role::Queen => 900,
+        Role::King | Role::GhostKing => 0,
+    }
+}
+
+/// White's material minus Black's.
+fn material(position: &Position) -> i32 {
+    position.board().pieces().map(|(_, p)| if p.color == Color::White { value(p.role) } else { -value(p.role) }).sum()
+}
+
+/// A game played by a simple rule: after the opening, mate when it can; take the most valuable
+/// piece on offer; else a move picked by a fixed pseudo-random sequence. Legal and quick.
+fn play_out(variant: Variant, seed: u64, max_plies: usize) -> Game {
+    let mut game = Game::new(Position::start(variant));
+    let mut state = seed;
+    while game.outcome().is_none() && game.moves().len() < max_plies {
+        let position = game.position();
+        let moves = position.legal_moves();
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let random = moves[(state >> 33) as usize % moves.len()];
+        let opening = game.moves().len() < 30;
+        let mating =
+            moves.iter().find(|m| !opening && position.after(m).outcome().is_some_and(|o| o.winner().is_some()));
+        let taking =
+            moves.iter().filter_map(|m| Some((value(position.board().role_at(m.to)?), m))).max_by_key(|(v, _)| *v);
+        let chosen = match (mating, taking) {
+            (Some(m), _) => *m,
+            (None, Some((v, m))) if v > 100 || state.is_multiple_of(3) => *m,
+            _ => random,
+        };
+        game.play(chosen).expect("a legal move");
+    }
+    game
+}
+
+/// The first of the seeded games of `variant` that ends within `max_plies`.
+fn decisive_game(variant: Variant, max_plies: usize) -> Game {
+    (0..500)
+        .map(|seed| play_out(variant, seed, max_plies))
+        .find(|game| game.outcome().is_some_and(|o| o.winner().is_some()))
+        .unwrap_or_else(|| play_out(variant, 0, max_plies))
+}
+
+/// Made-up analysis for the graph until the engine's: the material once the reply is played
+/// (so an exchange is not a swing), and a mark wherever a move and its reply cost the mover a
+/// pawn (inaccuracy), a minor piece (mistake) or a rook (blunder).
+fn material_analysis(game: &Game) -> (Vec<Eval>, Vec<Mark>) {
+    let positions = game.positions();
+    let settled = |i: usize| material(&positions[(i + 1).min(positions.len() - 1)]);
+    let mut evals: Vec<Eval> = (0..positions.len()).map(|i| Eval::Centipawns(settled(i))).collect();
+    if let Some(winner) = game.outcome().and_then(|o| o.winner()) {
+        *evals.last_mut().expect("positions") = Eval::Mate { winner, moves: 0 };
+    }
+    let marks = (1..positions.len())
+        .filter_map(|ply| {
+            let mover = if positions[ply - 1].turn() == Color::White { 1 } else { -1 };
+            let lost = (material(&positions[ply - 1]) - settled(ply)) * mover;
+            let judgement = match lost {
+                500.. => Judgement::Blunder,
+                300.. => Judgement::Mistake,
+                100.. => Judgement::Inaccuracy,
+                _ => return None,
+            };
+            Some(Mark { ply, judgement })
+        })
+        .collect();
+    (evals, marks)
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let dir = PathBuf::from(args.next().unwrap_or_else(|| "gallery".into()));
@@ -81,4 +174,45 @@ fn main() {
     for diagram in Diagram::ALL {
         write(&format!("diagram-{diagram}.png"), renderer.diagram_png(diagram, Theme::Green, size));
     }
+
+    let names = [("élodie", "Жора"), ("Ωmega", "x_X_slayer_X_x_2009"), ("Nguyễn Thị Ánh", "🔥 Dragon 🔥")];
+    for (i, variant) in Variant::ALL.into_iter().enumerate() {
+        let game = match variant {
+            Variant::Chess => score(variant, KASPAROV_TOPALOV),
+            _ => decisive_game(variant, 110),
+        };
+        let (white, black) = names[i % names.len()];
+        let mut gif = GameGif::new(&game).players(white, black).theme(Theme::ALL[i % 2]).size(size);
+        if variant == Variant::Chess {
+            gif = gif.players("Kasparov", "Topalov").result("1-0");
+        }
+        let out = renderer.game_gif(&gif);
+        println!("{variant}: {} plies, {} frames", game.moves().len(), out.frames);
+        write(&format!("{variant}-game.gif"), out.bytes);
+        if variant == Variant::Chess {
+            let (evals, marks) = material_analysis(&game);
+            let graph = EvalGraph::new(&evals).marks(&marks).players("Kasparov", "Topalov").size(size);
+            write("chess-graph.png", renderer.eval_graph_png(&graph).expect("marks on the game's plies"));
+        }
+    }
+
+    let players = [
+        "élodie",
+        "Жора",
+        "Ωmega",
+        "x_X_slayer_X_x_2009",
+        "🐉 Nguyễn Thị Ánh 🐉",
+        "Wolfeschlegelsteinhausenbergerdorff Sr.",
+    ];
+    let table = StandingsTable {
+        title: "Vendredi suisse".into(),
+        subtitle: "Standings after round 5 of 5 · Swiss, 6 players".into(),
+        columns: ["#", "Player", "Pts", "Buchholz"].map(String::from).to_vec(),
+        rows: players
+            .iter()
+            .enumerate()
+            .map(|(i, name)| vec![(i + 1).to_string(), name.to_string(), format!("{}", 5 - i), format!("{}.5", 14 - i)])
+            .collect(),
+    };
+    write("standings.png", renderer.standings_png(&table, Theme::Green));
 }

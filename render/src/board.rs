@@ -33,8 +33,11 @@ pub struct BoardView<'a> {
     pub theme: Theme,
     /// Width in pixels, clamped to `MIN_SIZE..=MAX_SIZE`.
     pub size: u32,
-    /// Names of White and Black for the caption.
+    /// Names of White and Black for the caption, as the players wrote them.
     pub players: [&'a str; 2],
+    /// How the game ended (`1-0`, `½-½`, `Жора wins on time`), shown between the names; the
+    /// caption of a finished game underlines no one.
+    pub result: Option<&'a str>,
 }
 
 impl<'a> BoardView<'a> {
@@ -49,6 +52,7 @@ impl<'a> BoardView<'a> {
             theme: Theme::default(),
             size: BoardView::DEFAULT_SIZE,
             players: ["White", "Black"],
+            result: None,
         }
     }
 
@@ -79,6 +83,11 @@ impl<'a> BoardView<'a> {
 
     pub fn players(mut self, white: &'a str, black: &'a str) -> Self {
         self.players = [white, black];
+        self
+    }
+
+    pub fn result(mut self, result: &'a str) -> Self {
+        self.result = Some(result);
         self
     }
 
@@ -143,6 +152,11 @@ pub fn attacked_royals(position: &Position) -> Bitboard {
 impl Renderer {
     /// The board as a PNG.
     pub fn board_png(&self, view: &BoardView) -> Vec<u8> {
+        self.board_canvas(view).png()
+    }
+
+    /// The board painted, before encoding.
+    pub(crate) fn board_canvas(&self, view: &BoardView) -> Canvas<'_> {
         let layout = view.layout();
         let kit = self.kit(&layout);
         let mut canvas = Canvas::new(layout.width, layout.height, Ink::Frame, self.palette(view.theme));
@@ -159,25 +173,54 @@ impl Renderer {
             arrows: Vec::new(),
         };
         scene::paint(&mut canvas, &layout, &kit.squares, &kit.coords, &scene);
-        paint_players(&mut canvas, &layout, &kit, view.players, view.position.turn());
-        canvas.png()
+        let caption = Caption::of_game(view.players, view.position.turn(), view.result);
+        paint_caption(&mut canvas, &layout, &kit, &caption);
+        canvas
     }
 }
 
-/// The caption: White's disc and name on the left, Black's on the right; the side to move
-/// is underlined in the accent colour and the other name is dimmed.
-fn paint_players(canvas: &mut Canvas, layout: &Layout, kit: &Kit, names: [&str; 2], turn: Color) {
+/// What the strip above a board (or a graph) says.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) struct Caption<'a> {
+    pub(crate) names: [&'a str; 2],
+    /// The side to move, underlined; the other name is dimmed.
+    pub(crate) underline: Option<Color>,
+    /// Text between the names, in the accent colour.
+    pub(crate) middle: Option<&'a str>,
+}
+
+impl<'a> Caption<'a> {
+    /// A game going on underlines the side to move; a finished one shows its result instead.
+    pub(crate) fn of_game(names: [&'a str; 2], turn: Color, result: Option<&'a str>) -> Caption<'a> {
+        Caption { names, underline: if result.is_some() { None } else { Some(turn) }, middle: result }
+    }
+}
+
+/// The caption: White's disc and name on the left, Black's on the right, and what
+/// [`Caption`] asks for between and under them. Each name gets what is left of its half and
+/// is cut with an ellipsis to fit.
+pub(crate) fn paint_caption(canvas: &mut Canvas, layout: &Layout, kit: &Kit, caption: &Caption) {
     let font: &GlyphSet = &kit.caption;
     let c = layout.caption as i32;
     let px = font.size() as i32;
     let disc = kit.discs[0].width as i32;
     let gap = px * 2 / 3;
     let margin = layout.left as i32;
-    let room = (layout.width as i32 / 2 - margin - disc - 2 * gap).max(px) as u32;
     let baseline = c / 2 + px / 2;
     let disc_y = c / 2 - disc / 2;
+    let middle = layout.width as i32 / 2;
+    let middle_text = caption.middle.map(|r| font.fit(r, layout.width / 3));
+    let half_gap = match &middle_text {
+        Some(text) => {
+            let w = font.width(text) as i32;
+            font.draw(canvas, text, middle - w / 2, baseline, Ink::Accent);
+            w / 2 + w % 2 + gap
+        }
+        None => gap,
+    };
+    let room = (middle - half_gap - margin - disc - gap).max(0) as u32;
     for color in Color::ALL {
-        let name = font.fit(&names[color.index()].to_uppercase(), room);
+        let name = font.fit(caption.names[color.index()], room);
         let text_w = font.width(&name) as i32;
         let (start, disc_x, text_x) = match color {
             Color::White => (margin, margin, margin + disc + gap),
@@ -188,8 +231,8 @@ fn paint_players(canvas: &mut Canvas, layout: &Layout, kit: &Kit, names: [&str; 
             }
         };
         canvas.draw(&kit.discs[color.index()], disc_x, disc_y);
-        let to_move = color == turn;
-        let ink = if to_move { Ink::FrameText } else { Ink::Muted };
+        let to_move = caption.underline == Some(color);
+        let ink = if to_move || caption.underline.is_none() { Ink::FrameText } else { Ink::Muted };
         font.draw(canvas, &name, text_x, baseline, ink);
         if to_move {
             let bar = (px / 6).max(2);

@@ -10,7 +10,6 @@ use rules::{Bitboard, Board, Move, MoveKind, Piece, Position, Role, Setup, Squar
 use crate::art::Marker;
 use crate::board::{attacked_royals, marks_of, move_squares};
 use crate::canvas::Canvas;
-use crate::font::GlyphSet;
 use crate::layout::{Layout, MIN_SIZE};
 use crate::palette::{Ink, Theme};
 use crate::renderer::{Kit, Renderer};
@@ -279,7 +278,7 @@ impl Renderer {
             };
             scene::paint(&mut canvas, layout, &kit.squares, &kit.coords, &scene);
         }
-        let title = GlyphSet::new(Kit::caption_size(frame.caption));
+        let title = self.glyphs(Kit::caption_size(frame.caption));
         let baseline = (frame.caption + title.size()) as i32 / 2;
         let text = title.fit(&diagram.title(), canvas.width - 2 * frame.left);
         title.draw(&mut canvas, &text, frame.left as i32, baseline, Ink::FrameText);

@@ -1,125 +1,193 @@
-//! The project's own lettering: a monoline stroke font drawn as SVG path data (capitals,
-//! digits, the files a-j and a little punctuation), rasterised per size into glyph sprites.
+//! Lettering: names and labels as people write them. Text is set in Noto Sans (Latin with
+//! accents, Greek and Cyrillic, in the case it was typed), with Noto Sans Symbols 2 and Noto
+//! Sans Symbols behind it for common symbols (chess pieces, stars, hearts, arrows). The fonts are
+//! subsets embedded in the binary; `render/fonts/README.md` says how they were made.
 //!
-//! Glyphs are drawn on a grid where capitals stand 10 units tall, the baseline at y = 10 and
-//! descenders reaching y = 13.5. Captions set names in capitals (they read well small); a
-//! character the font lacks shows as `?`.
+//! What this guarantees, for any string:
+//! - a character one of the fonts has is drawn with that font's glyph, never a stand-in;
+//! - invisible format characters (joiners, variation selectors, emoji modifiers) and emoji no
+//!   font has are left out, and text left with nothing visible shows one placeholder (`◌`);
+//! - any other character no font has (a Chinese or Arabic letter) shows as a `◌`, one per
+//!   character: text never turns into a row of `?`;
+//! - [`GlyphSet::fit`] cuts text with an ellipsis so that it never draws wider than asked.
+//!
+//! Glyphs are rasterised once per size into coverage sprites (printable ASCII when the size is
+//! first used, anything else on first sight) and stamped like the piece sprites.
+
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
+
+use ab_glyph::{point, Font, FontRef, GlyphId, PxScale, ScaleFont};
 
 use crate::canvas::Canvas;
-use crate::palette::Ink;
-use crate::sprite::{parse_svg, rasterise, Sprite};
+use crate::palette::{Ink, COVER};
+use crate::sprite::Sprite;
 
-/// Stroke width in grid units.
-const STROKE: f32 = 1.55;
-/// Space after each glyph, in grid units.
-const TRACKING: f32 = 2.3;
-const TOP: f32 = -1.5;
-const BOTTOM: f32 = 14.5;
+/// The fonts in the order they are asked for a character.
+static FACES: LazyLock<[FontRef<'static>; 3]> = LazyLock::new(|| {
+    [
+        include_bytes!("../fonts/NotoSans-Regular.subset.ttf").as_slice(),
+        include_bytes!("../fonts/NotoSansSymbols2-Regular.subset.ttf").as_slice(),
+        include_bytes!("../fonts/NotoSansSymbols-Regular.subset.ttf").as_slice(),
+    ]
+    .map(|bytes| FontRef::try_from_slice(bytes).expect("the shipped fonts parse"))
+});
 
-/// (character, width, path data).
-const GLYPHS: &[(char, f32, &str)] = &[
-    (' ', 2.0, ""),
-    ('A', 6.4, "M0 10 L3.2 0 L6.4 10 M1.1 6.6 H5.3"),
-    ('B', 5.6, "M0 10 V0 H3.2 C5.4 0 5.4 4.8 3.2 4.8 H0 M3.2 4.8 C6.2 4.8 6.2 10 3.2 10 H0"),
-    ('C', 5.8, "M5.8 1.8 C4.5 -0.6 0 -0.5 0 5 C0 10.5 4.5 10.6 5.8 8.2"),
-    ('D', 5.8, "M0 0 V10 H2.4 C6.4 10 6.4 0 2.4 0 Z"),
-    ('E', 5.2, "M5.2 0 H0 V10 H5.2 M0 4.9 H4.2"),
-    ('F', 5.0, "M5 0 H0 V10 M0 4.9 H4.2"),
-    ('G', 6.0, "M6 1.8 C4.6 -0.6 0 -0.5 0 5 C0 10.5 5 10.6 6 8 V5.6 H3.4"),
-    ('H', 6.0, "M0 0 V10 M6 0 V10 M0 4.9 H6"),
-    ('I', 0.0, "M0 0 V10"),
-    ('J', 4.8, "M4.8 0 V7 C4.8 10.6 0.4 10.6 0 7.6"),
-    ('K', 5.8, "M0 0 V10 M5.6 0 L0 6.2 M1.9 4.1 L5.8 10"),
-    ('L', 5.0, "M0 0 V10 H5"),
-    ('M', 7.2, "M0 10 V0 L3.6 6.4 L7.2 0 V10"),
-    ('N', 6.0, "M0 10 V0 L6 10 V0"),
-    ('O', 6.6, "M3.3 0 C5.1 0 6.6 2.2 6.6 5 C6.6 7.8 5.1 10 3.3 10 C1.5 10 0 7.8 0 5 C0 2.2 1.5 0 3.3 0 Z"),
-    ('P', 5.6, "M0 10 V0 H3.2 C6.2 0 6.2 5.4 3.2 5.4 H0"),
-    (
-        'Q',
-        6.6,
-        "M3.3 0 C5.1 0 6.6 2.2 6.6 5 C6.6 7.8 5.1 10 3.3 10 C1.5 10 0 7.8 0 5 C0 2.2 1.5 0 3.3 0 Z M4.2 7.4 L6.6 10.4",
-    ),
-    ('R', 5.8, "M0 10 V0 H3.2 C6.2 0 6.2 5.4 3.2 5.4 H0 M3 5.4 L5.8 10"),
-    ('S', 5.6, "M5.4 1.6 C4.5 -0.4 0.3 -0.5 0.3 2.6 C0.3 5.4 5.6 4.4 5.6 7.4 C5.6 10.6 1 10.5 0 8.3"),
-    ('T', 6.0, "M0 0 H6 M3 0 V10"),
-    ('U', 6.0, "M0 0 V6.6 C0 10.7 6 10.7 6 6.6 V0"),
-    ('V', 6.4, "M0 0 L3.2 10 L6.4 0"),
-    ('W', 8.6, "M0 0 L2.1 10 L4.3 2.6 L6.5 10 L8.6 0"),
-    ('X', 6.0, "M0 0 L6 10 M6 0 L0 10"),
-    ('Y', 6.2, "M0 0 L3.1 5.2 L6.2 0 M3.1 5.2 V10"),
-    ('Z', 5.8, "M0 0 H5.8 L0 10 H5.8"),
-    ('0', 5.6, "M2.8 0 C4.4 0 5.6 2.2 5.6 5 C5.6 7.8 4.4 10 2.8 10 C1.2 10 0 7.8 0 5 C0 2.2 1.2 0 2.8 0 Z"),
-    ('1', 3.0, "M0 2 L2.6 0 V10"),
-    ('2', 5.6, "M0.3 2.4 C1 -0.6 5.6 -0.7 5.6 2.8 C5.6 5.3 0.6 7.4 0 10 H5.6"),
-    (
-        '3',
-        5.6,
-        "M0.4 1.1 C1.5 -0.5 5.4 -0.4 5.4 2.6 C5.4 4.5 3.8 5 2.4 5 C4 5 5.6 5.8 5.6 7.5 C5.6 10.6 1.2 10.6 0 8.8",
-    ),
-    ('4', 5.8, "M4.3 10 V0 L0 7 H5.8"),
-    ('5', 5.6, "M5.2 0 H0.8 L0.3 4.6 C2.2 3.3 5.6 3.8 5.6 7 C5.6 10.5 1.2 10.6 0 8.8"),
-    ('6', 5.6, "M5 0.8 C2.6 -0.8 0 1.4 0 6 C0 10.6 5.6 10.8 5.6 7 C5.6 3.5 1 3.5 0.1 6.4"),
-    ('7', 5.6, "M0 0 H5.6 L2 10"),
-    ('8', 5.6, "M2.8 4.8 C-0.1 4.8 0.1 0 2.8 0 C5.5 0 5.7 4.8 2.8 4.8 C-0.4 4.8 -0.4 10 2.8 10 C6 10 6 4.8 2.8 4.8 Z"),
-    ('9', 5.6, "M5.5 4 C4.6 6.5 0 6.5 0 3.2 C0 -0.9 5.6 -0.9 5.6 4 C5.6 8.5 3 10.8 0.4 9.4"),
-    ('a', 5.0, "M5 3 V10 M5 6.5 C5 2 0 2 0 6.5 C0 11 5 11 5 6.5"),
-    ('b', 5.0, "M0 0 V10 M0 6.5 C0 2 5 2 5 6.5 C5 11 0 11 0 6.5"),
-    ('c', 4.8, "M4.8 4.3 C3.8 2.4 0 2.5 0 6.5 C0 10.5 3.8 10.6 4.8 8.7"),
-    ('d', 5.0, "M5 0 V10 M5 6.5 C5 2 0 2 0 6.5 C0 11 5 11 5 6.5"),
-    ('e', 5.0, "M0.1 6.4 H5 C5 2.1 0 2.1 0 6.5 C0 10.6 3.8 10.7 4.9 9"),
-    ('f', 3.8, "M3.8 0.5 C2.7 -0.4 1.3 0 1.3 2 V10 M0 3.6 H3.4"),
-    ('g', 5.0, "M5 3 V10.6 C5 13.7 1 13.9 0.2 12.1 M5 6.5 C5 2 0 2 0 6.5 C0 11 5 11 5 6.5"),
-    ('h', 5.0, "M0 0 V10 M0 6 C0.4 2.3 5 2.2 5 5.8 V10"),
-    ('i', 0.0, "M0 3.4 V10 M0 0.4 V0.9"),
-    ('j', 1.6, "M1.6 3.4 V11 C1.6 13.5 0 13.6 -0.8 12.9 M1.6 0.4 V0.9"),
-    ('.', 0.0, "M0 9.6 V10"),
-    (',', 0.6, "M0.6 9.4 L0 11.6"),
-    ('-', 3.6, "M0 6 H3.6"),
-    ('\'', 0.0, "M0 0 V3.2"),
-    (':', 0.0, "M0 3.2 V3.7 M0 9.5 V10"),
-    ('+', 5.0, "M0 6 H5 M2.5 3.5 V8.5"),
-    ('/', 4.0, "M4 0 L0 10"),
-    ('(', 2.2, "M2.2 -0.6 C-0.7 2.6 -0.7 7.4 2.2 10.6"),
-    (')', 2.2, "M0 -0.6 C2.9 2.6 2.9 7.4 0 10.6"),
-    ('!', 0.0, "M0 0 V6.8 M0 9.5 V10"),
-    ('?', 5.2, "M0.2 2.3 C0.9 -0.7 5.2 -0.6 5.2 2.4 C5.2 4.9 2.6 4.9 2.6 7.1 M2.6 9.5 V10"),
-    ('_', 5.0, "M0 10 H5"),
-];
+/// Height of a capital of the main font, as a fraction of its em.
+static CAP_HEIGHT: LazyLock<f32> = LazyLock::new(|| {
+    let sans = &FACES[0];
+    let bounds = sans.outline(sans.glyph_id('H')).expect("the main font has `H`").bounds;
+    let em = sans.units_per_em().expect("the main font has an em");
+    (bounds.max.y - bounds.min.y).abs() / em
+});
 
-/// The font rasterised at one size: capitals `size` pixels tall.
-pub(crate) struct GlyphSet {
-    size: u32,
-    /// Parallel to [`GLYPHS`].
-    glyphs: Vec<Glyph>,
+/// Shown for a character no font has.
+pub(crate) const PLACEHOLDER: char = '\u{25CC}';
+/// Ends text cut to fit.
+const ELLIPSIS: char = '\u{2026}';
+/// Characters of one line that are ever looked at.
+const MAX_CHARS: usize = 400;
+
+/// One glyph of one font.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct GlyphKey {
+    face: u8,
+    id: GlyphId,
 }
 
+/// What a character of some text becomes.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Source {
+    /// A glyph of one of the fonts.
+    Glyph(GlyphKey),
+    /// No font has it: drawn as [`PLACEHOLDER`].
+    Placeholder,
+    /// Drawn as nothing: a format character, or an emoji no font has.
+    Dropped,
+}
+
+/// Characters that only steer how others are shown, and control characters.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c as u32,
+            0x00AD | 0x034F | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F | 0x20E3 | 0xFE00..=0xFE0F
+                | 0xFEFF | 0xE0000..=0xE007F | 0xE0100..=0xE01EF
+        )
+}
+
+/// Pictographs and symbols: in a name they decorate rather than spell.
+fn is_emoji(c: char) -> bool {
+    matches!(c as u32, 0x2190..=0x2BFF | 0x3030 | 0x303D | 0x3297 | 0x3299 | 0x1F000..=0x1FAFF)
+}
+
+/// Where `c` is drawn from.
+pub(crate) fn source(c: char) -> Source {
+    if is_invisible(c) {
+        return Source::Dropped;
+    }
+    for (face, font) in FACES.iter().enumerate() {
+        let id = font.glyph_id(c);
+        if id.0 != 0 {
+            return Source::Glyph(GlyphKey { face: face as u8, id });
+        }
+    }
+    if is_emoji(c) {
+        Source::Dropped
+    } else {
+        Source::Placeholder
+    }
+}
+
+fn placeholder_key() -> GlyphKey {
+    match source(PLACEHOLDER) {
+        Source::Glyph(key) => key,
+        _ => unreachable!("the main font has the placeholder"),
+    }
+}
+
+/// The glyphs that draw `text`, in order.
+pub(crate) fn glyph_keys(text: &str) -> Vec<GlyphKey> {
+    let mut keys = Vec::with_capacity(text.len());
+    let mut dropped = false;
+    for c in text.chars() {
+        match source(c) {
+            Source::Glyph(key) => keys.push(key),
+            Source::Placeholder => keys.push(placeholder_key()),
+            Source::Dropped => dropped = true,
+        }
+    }
+    // Emoji around a name leave spaces behind; a name of emoji only leaves nothing at all.
+    if dropped {
+        let space = FACES[0].glyph_id(' ');
+        let blank = |k: &GlyphKey| k.face == 0 && k.id == space;
+        let start = keys.iter().position(|k| !blank(k)).unwrap_or(keys.len());
+        let end = keys.iter().rposition(|k| !blank(k)).map_or(start, |i| i + 1);
+        keys = keys[start..end].to_vec();
+        if keys.is_empty() {
+            keys.push(placeholder_key());
+        }
+    }
+    keys
+}
+
+/// A glyph rasterised at one size.
 struct Glyph {
+    /// Coverage, in whatever ink the text is drawn.
     sprite: Sprite,
-    /// Pixels from the pen position to the next glyph's.
+    /// Offset of the sprite's top-left corner from the pen on the baseline.
+    left: i32,
+    top: i32,
+    /// Pixels from this pen position to the next.
     advance: f32,
+}
+
+fn rasterise(key: GlyphKey, px_per_em: f32) -> Glyph {
+    let font = &FACES[key.face as usize];
+    let em = font.units_per_em().expect("the shipped fonts have an em");
+    let scale = PxScale::from(px_per_em * font.height_unscaled() / em);
+    let advance = font.as_scaled(scale).h_advance(key.id);
+    let blank = Glyph { sprite: Sprite::coverage(0, 0, Vec::new(), Ink::FrameText), left: 0, top: 0, advance };
+    let Some(outlined) = font.outline_glyph(key.id.with_scale_and_position(scale, point(0.0, 0.0))) else {
+        return blank;
+    };
+    let bounds = outlined.px_bounds();
+    let (width, height) = (bounds.width() as u32, bounds.height() as u32);
+    let mut levels = vec![0; (width * height) as usize];
+    outlined.draw(|x, y, c| {
+        if let Some(level) = levels.get_mut((y * width + x) as usize) {
+            *level = (c.clamp(0.0, 1.0) * f32::from(COVER)).round() as u8;
+        }
+    });
+    Glyph {
+        sprite: Sprite::coverage(width, height, levels, Ink::FrameText),
+        left: bounds.min.x as i32,
+        top: bounds.min.y as i32,
+        advance,
+    }
+}
+
+/// The fonts rasterised at one size: capitals `size` pixels tall.
+pub(crate) struct GlyphSet {
+    size: u32,
+    px_per_em: f32,
+    /// Printable ASCII, rasterised up front: coordinates, digits and most names.
+    common: HashMap<GlyphKey, Glyph>,
+    /// Everything else, rasterised on first use.
+    rest: Mutex<HashMap<GlyphKey, Glyph>>,
 }
 
 impl GlyphSet {
     pub(crate) fn new(size: u32) -> GlyphSet {
-        let scale = size as f32 / 10.0;
-        let pad = STROKE / 2.0 + 0.8;
-        let glyphs = GLYPHS
-            .iter()
-            .map(|&(_, width, path)| {
-                let svg = format!(
-                    r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="{path}" fill="none" stroke="black" stroke-width="{STROKE}" stroke-linecap="round" stroke-linejoin="round"/></svg>"#
-                );
-                let w = ((width + 2.0 * pad) * scale).ceil() as u32 + 1;
-                let h = ((BOTTOM - TOP) * scale).ceil() as u32;
-                let pixmap = rasterise(&parse_svg(&svg), w, h, scale, pad * scale, -TOP * scale);
-                Glyph {
-                    sprite: Sprite::mask(&pixmap, Ink::FrameText),
-                    advance: (width + STROKE + TRACKING) * scale,
-                }
+        let size = size.max(1);
+        let px_per_em = size as f32 / *CAP_HEIGHT;
+        let common = (' '..='~')
+            .filter_map(|c| match source(c) {
+                Source::Glyph(key) => Some((key, rasterise(key, px_per_em))),
+                _ => None,
             })
             .collect();
-        GlyphSet { size, glyphs }
+        GlyphSet { size, px_per_em, common, rest: Mutex::new(HashMap::new()) }
     }
 
     /// Height of a capital, in pixels.
@@ -127,42 +195,77 @@ impl GlyphSet {
         self.size
     }
 
-    fn glyph(&self, c: char) -> &Glyph {
-        let find = |c: char| GLYPHS.iter().position(|g| g.0 == c);
-        let i = find(c).or_else(|| find(c.to_ascii_uppercase())).or_else(|| find('?')).expect("the font has `?`");
-        &self.glyphs[i]
+    /// Calls `f` with each glyph of `keys`, rasterising the ones not seen before.
+    fn with_glyphs(&self, keys: &[GlyphKey], mut f: impl FnMut(GlyphKey, &Glyph)) {
+        let mut rest = None;
+        for &key in keys {
+            if let Some(glyph) = self.common.get(&key) {
+                f(key, glyph);
+                continue;
+            }
+            let rest = rest.get_or_insert_with(|| self.rest.lock().unwrap_or_else(|e| e.into_inner()));
+            let glyph = rest.entry(key).or_insert_with(|| rasterise(key, self.px_per_em));
+            f(key, glyph);
+        }
     }
 
-    /// The width of `text` set in this font, in pixels.
+    /// The width `keys` cover from the pen's start: to the pen's end or the last ink,
+    /// whichever is further right.
+    fn measure(&self, keys: &[GlyphKey]) -> u32 {
+        let mut pen = 0.0f32;
+        let mut right = 0.0f32;
+        self.with_glyphs(keys, |_, glyph| {
+            if glyph.sprite.width > 0 {
+                right = right.max(pen.round() + (glyph.left + glyph.sprite.width as i32) as f32);
+            }
+            pen += glyph.advance;
+        });
+        right.max(pen).ceil() as u32
+    }
+
+    /// The width of `text`, in pixels.
     pub(crate) fn width(&self, text: &str) -> u32 {
-        let scale = self.size as f32 / 10.0;
-        let sum: f32 = text.chars().map(|c| self.glyph(c).advance).sum();
-        (sum - (TRACKING * scale)).max(0.0).round() as u32
+        self.measure(&glyph_keys(text))
     }
 
-    /// `text` cut (with a trailing `.`) to fit in `max` pixels.
+    /// `text` cut (and ended with `…`) to fit in `max` pixels; empty if not even `…` fits.
     pub(crate) fn fit(&self, text: &str, max: u32) -> String {
-        if self.width(text) <= max {
-            return text.to_string();
+        // No picture is wide enough for more characters than this.
+        let chars: Vec<char> = text.chars().take(MAX_CHARS).collect();
+        let whole: String = chars.iter().collect();
+        if chars.len() == text.chars().count() && self.width(&whole) <= max {
+            return whole;
         }
-        let mut cut: String = text.to_string();
-        while !cut.is_empty() && self.width(&format!("{cut}.")) > max {
-            cut.pop();
+        let cut = |n: usize| -> String {
+            let kept: String = chars[..n].iter().collect();
+            format!("{}{ELLIPSIS}", kept.trim_end())
+        };
+        // Widths grow with the prefix (advances are never negative): the longest prefix that
+        // fits is found by bisection.
+        let (mut lo, mut hi) = (0, chars.len());
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if self.width(&cut(mid)) <= max {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
-        format!("{}.", cut.trim_end())
+        let fitted = cut(lo);
+        if self.width(&fitted) <= max {
+            fitted
+        } else {
+            String::new()
+        }
     }
 
     /// Draws `text` in `ink` with its left end at `x` and its baseline at `baseline`.
     pub(crate) fn draw(&self, canvas: &mut Canvas, text: &str, x: i32, baseline: i32, ink: Ink) {
-        let scale = self.size as f32 / 10.0;
-        let pad = STROKE / 2.0 + 0.8;
-        let top = baseline - (10.0 * scale - TOP * scale).round() as i32;
-        let mut pen = x as f32 - pad * scale;
-        for c in text.chars() {
-            let glyph = self.glyph(c);
-            canvas.draw_ink(&glyph.sprite, pen.round() as i32, top, ink);
+        let mut pen = 0.0f32;
+        self.with_glyphs(&glyph_keys(text), |_, glyph| {
+            canvas.draw_ink(&glyph.sprite, x + pen.round() as i32 + glyph.left, baseline + glyph.top, ink);
             pen += glyph.advance;
-        }
+        });
     }
 
     /// Draws `text` centred on (`cx`, `cy`): capitals sit centred on that point.
@@ -170,5 +273,59 @@ impl GlyphSet {
         let x = cx - self.width(text) as i32 / 2;
         let baseline = cy + self.size as i32 / 2;
         self.draw(canvas, text, x, baseline, ink);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_as_typed_come_from_the_fonts() {
+        for name in ["élodie", "Жора", "Ωmega", "x_X_slayer_X_x_2009", "Nguyễn Thị Ánh", "ᴍᴀɢɴᴜs"] {
+            for c in name.chars() {
+                assert!(matches!(source(c), Source::Glyph(_)), "{name}: {c:?} has a glyph");
+            }
+            assert!(!glyph_keys(name).contains(&placeholder_key()), "{name} draws no placeholder");
+        }
+        // Lower and upper case are different glyphs: nothing is set in capitals.
+        assert_ne!(glyph_keys("жора"), glyph_keys("ЖОРА"));
+    }
+
+    #[test]
+    fn symbols_fall_back_and_emoji_drop_out() {
+        for c in ['♔', '★', '♥', '✓', '←', '☺'] {
+            assert!(matches!(source(c), Source::Glyph(GlyphKey { face: 1.., .. })), "{c} from a symbol font");
+        }
+        assert_eq!(glyph_keys("🔥 Magnus 🔥"), glyph_keys("Magnus"));
+        assert_eq!(glyph_keys("Ann\u{200D}\u{FE0F}"), glyph_keys("Ann"));
+        assert_eq!(glyph_keys("🐉🐉"), vec![placeholder_key()]);
+        assert_eq!(glyph_keys("李明"), vec![placeholder_key(); 2]);
+        assert_eq!(glyph_keys("Жора李"), [glyph_keys("Жора"), vec![placeholder_key()]].concat());
+    }
+
+    #[test]
+    fn fitting_cuts_with_an_ellipsis_and_never_overflows() {
+        let glyphs = GlyphSet::new(16);
+        let long = "Wolfeschlegelsteinhausenbergerdorff élodie Жора";
+        for max in [0, 5, 12, 40, 100, 200] {
+            let fitted = glyphs.fit(long, max);
+            assert!(glyphs.width(&fitted) <= max, "{fitted:?} in {max}");
+            if !fitted.is_empty() {
+                assert!(fitted.ends_with('…'), "{fitted:?}");
+            }
+        }
+        assert_eq!(glyphs.fit("élodie", 400), "élodie");
+        assert!(glyphs.width("élodie") > glyphs.width("elo"));
+    }
+
+    #[test]
+    fn glyphs_are_as_tall_as_asked() {
+        let glyphs = GlyphSet::new(20);
+        let mut h = None;
+        glyphs.with_glyphs(&glyph_keys("H"), |_, g| h = Some((g.sprite.height, g.top)));
+        let (height, top) = h.unwrap();
+        assert!((19..=21).contains(&height), "capital H is {height} px");
+        assert!((-21..=-19).contains(&top), "and stands on the baseline: top {top}");
     }
 }

@@ -39,9 +39,12 @@ pub(crate) enum Ink {
     WhiteBody,
     BlackBody,
     BlackDetail,
+    Inaccuracy,
+    Mistake,
+    Blunder,
 }
 
-pub(crate) const INKS: usize = 19;
+pub(crate) const INKS: usize = 22;
 
 /// Piece colours: the same in every theme (sprites are shared), and in the art sources.
 const OUTLINE: [u8; 3] = [0x1c, 0x1a, 0x17];
@@ -126,6 +129,10 @@ impl Theme {
             Ink::WhiteBody => WHITE_BODY,
             Ink::BlackBody => BLACK_BODY,
             Ink::BlackDetail => BLACK_DETAIL,
+            // The colours lichess marks its graphs with.
+            Ink::Inaccuracy => [0x56, 0xb4, 0xe9],
+            Ink::Mistake => [0xe6, 0x9f, 0x00],
+            Ink::Blunder => [0xdb, 0x30, 0x31],
         }
     }
 }
@@ -175,18 +182,22 @@ const BLENDS: &[(Ink, &[Ink])] = {
     use Ink::*;
     const SQUARES: &[Ink] = &[Light, Dark, LastLight, LastDark];
     &[
-        (Outline, &[Light, Dark, LastLight, LastDark, Frame]),
+        (Outline, &[Light, Dark, LastLight, LastDark, Frame, BlackBody]),
         (Check, &[Light, Dark]),
         (Move, SQUARES),
         (Capture, SQUARES),
         (Jump, &[Light, Dark]),
         (Hop, &[Light, Dark]),
         (FrameText, &[Frame]),
-        (Muted, &[Frame]),
-        (Accent, &[Frame]),
+        (Muted, &[Frame, BlackBody]),
+        (Accent, &[Frame, WhiteBody, Outline, BlackBody]),
         (Arrow, &[Light, Dark]),
         (RookArrow, &[Light, Dark]),
-        (WhiteBody, &[Arrow, RookArrow]),
+        (WhiteBody, &[Arrow, RookArrow, BlackBody]),
+        // Evaluation graphs: the marks on the frame (a ring of it surrounds each dot).
+        (Inaccuracy, &[Frame]),
+        (Mistake, &[Frame]),
+        (Blunder, &[Frame]),
     ]
 };
 
@@ -210,7 +221,8 @@ impl Palette {
                 }
             }
         }
-        assert!(rgb.len() <= 256, "palette overflows: {} colours", rgb.len());
+        // One index stays free: GIF frames mark their unchanged pixels with it.
+        assert!(rgb.len() < 256, "palette overflows: {} colours", rgb.len());
         let mix = (0..rgb.len() * INKS)
             .map(|i| {
                 let (dst, ink) = (i / INKS, i % INKS);
@@ -233,6 +245,11 @@ impl Palette {
 
     pub(crate) fn rgb(&self) -> &[[u8; 3]] {
         &self.rgb
+    }
+
+    /// The first index past the colours: transparent in GIF frames.
+    pub(crate) fn transparent(&self) -> u8 {
+        self.rgb.len() as u8
     }
 }
 
@@ -258,6 +275,9 @@ fn ink(i: u8) -> Ink {
         WhiteBody,
         BlackBody,
         BlackDetail,
+        Inaccuracy,
+        Mistake,
+        Blunder,
     ];
     ALL[i as usize]
 }
@@ -290,7 +310,8 @@ mod tests {
     fn palettes_fit_and_mixing_ends_at_the_ink() {
         for theme in Theme::ALL {
             let p = Palette::new(theme);
-            assert!(p.rgb().len() <= 256);
+            // With the transparent index, GIF codes start at 7 bits: smaller and faster frames.
+            assert!(p.rgb().len() < 128, "{} colours", p.rgb().len());
             let (light, outline) = (Ink::Light as u8, Ink::Outline as u8);
             assert_eq!(p.mix(light, outline, 0), light);
             assert_eq!(p.mix(light, outline, COVER), outline);

@@ -15,8 +15,8 @@ use crate::sprite::Sprite;
 /// and caption.
 pub(crate) struct Kit {
     pub(crate) squares: SquareKit,
-    pub(crate) coords: GlyphSet,
-    pub(crate) caption: GlyphSet,
+    pub(crate) coords: Arc<GlyphSet>,
+    pub(crate) caption: Arc<GlyphSet>,
     pub(crate) discs: [Sprite; 2],
 }
 
@@ -36,6 +36,7 @@ pub struct Renderer {
     art: Art,
     palettes: Vec<Palette>,
     kits: Mutex<HashMap<(u32, u32, u32), Arc<Kit>>>,
+    glyphs: Mutex<HashMap<u32, Arc<GlyphSet>>>,
 }
 
 impl Default for Renderer {
@@ -50,6 +51,7 @@ impl Renderer {
             art: Art::new(),
             palettes: Theme::ALL.iter().map(|&t| Palette::new(t)).collect(),
             kits: Mutex::new(HashMap::new()),
+            glyphs: Mutex::new(HashMap::new()),
         }
     }
 
@@ -70,11 +72,25 @@ impl Renderer {
         let disc = caption * 5 / 4;
         let kit = Arc::new(Kit {
             squares: self.art.kit(layout.square),
-            coords: GlyphSet::new((layout.border * 2 / 5).max(6)),
-            caption: GlyphSet::new(caption),
+            coords: self.glyphs((layout.border * 2 / 5).max(6)),
+            caption: self.glyphs(caption),
             discs: Color::ALL.map(|c| self.art.disc(c, disc)),
         });
         kits.insert(key, kit.clone());
         kit
+    }
+
+    /// The lettering at one size (capitals `size` pixels tall), rasterised on first use.
+    pub(crate) fn glyphs(&self, size: u32) -> Arc<GlyphSet> {
+        let mut sets = self.glyphs.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(set) = sets.get(&size) {
+            return set.clone();
+        }
+        if sets.len() >= CACHED_LAYOUTS * 2 {
+            sets.clear();
+        }
+        let set = Arc::new(GlyphSet::new(size));
+        sets.insert(size, set.clone());
+        set
     }
 }

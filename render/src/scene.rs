@@ -30,8 +30,17 @@ pub(crate) struct Scene<'a> {
 }
 
 pub(crate) fn paint(canvas: &mut Canvas, layout: &Layout, kit: &SquareKit, coords: &GlyphSet, scene: &Scene) {
+    let all: Bitboard = layout.squares().collect();
+    paint_squares(canvas, layout, kit, scene, all);
+    paint_arrows(canvas, layout, coords, &scene.arrows);
+    paint_coordinates(canvas, layout, coords);
+}
+
+/// Paints `squares` of the scene (arrows and coordinates aside). Everything drawn on a square
+/// stays inside it, so painting some squares again gives what painting all of them would.
+pub(crate) fn paint_squares(canvas: &mut Canvas, layout: &Layout, kit: &SquareKit, scene: &Scene, squares: Bitboard) {
     let q = layout.square;
-    for sq in layout.squares() {
+    for sq in squares {
         let light = (sq.file() + sq.rank()) % 2 == 1;
         let ink = match (scene.highlights.contains(sq), light) {
             (false, true) => Ink::Light,
@@ -42,22 +51,20 @@ pub(crate) fn paint(canvas: &mut Canvas, layout: &Layout, kit: &SquareKit, coord
         let (x, y) = layout.square_origin(sq);
         canvas.fill(x as i32, y as i32, q, q, ink);
     }
-    for sq in scene.attacked {
+    for sq in scene.attacked & squares {
         let (x, y) = layout.square_origin(sq);
         canvas.draw(&kit.glow, x as i32, y as i32);
     }
-    for &(sq, marker) in &scene.marks {
+    for &(sq, marker) in scene.marks.iter().filter(|(sq, _)| squares.contains(*sq)) {
         let (x, y) = layout.square_origin(sq);
         canvas.draw(kit.marker(marker), x as i32, y as i32);
     }
     for (sq, piece) in scene.board.pieces() {
-        if sq.file() < layout.files && sq.rank() < layout.ranks {
+        if squares.contains(sq) && sq.file() < layout.files && sq.rank() < layout.ranks {
             let (x, y) = layout.square_origin(sq);
             canvas.draw(kit.piece(piece), x as i32, y as i32);
         }
     }
-    paint_arrows(canvas, layout, coords, &scene.arrows);
-    paint_coordinates(canvas, layout, coords);
 }
 
 /// Rank numbers down the left border, file letters along the bottom one.

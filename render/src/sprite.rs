@@ -61,6 +61,12 @@ impl Sprite {
         sprite
     }
 
+    /// A shape in one ink from its coverage levels (0..=COVER), row by row.
+    pub(crate) fn coverage(width: u32, height: u32, level: Vec<u8>, ink: Ink) -> Sprite {
+        debug_assert_eq!(level.len(), (width * height) as usize);
+        Sprite { width, height, index: vec![ink as u8; level.len()], level }
+    }
+
     fn blank(width: u32, height: u32) -> Sprite {
         let n = (width * height) as usize;
         Sprite { width, height, index: vec![0; n], level: vec![0; n] }

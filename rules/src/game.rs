@@ -8,6 +8,23 @@ use crate::position::Position;
 use crate::role::Color;
 use crate::setup::Setup;
 
+/// ```
+/// use rules::{Color, Game, Outcome, PlayError, Position, Variant, WinReason};
+///
+/// let mut game = Game::new(Position::start(Variant::Chess));
+/// for text in ["f3", "e5", "g4", "Qh4#"] {
+///     let m = game.position().parse_move(text)?;
+///     game.play(m)?;
+/// }
+/// let mate = Outcome::Decisive { winner: Color::Black, reason: WinReason::Checkmate };
+/// assert_eq!(game.outcome(), Some(mate));
+/// assert_eq!(game.play(game.moves()[0]), Err(PlayError::Over(mate)));
+///
+/// game.take_back(1);
+/// assert_eq!(game.outcome(), None);
+/// assert_eq!(game.moves().len(), 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
@@ -112,8 +129,12 @@ impl Game {
         self.declared.get_or_insert(Outcome::Decisive { winner: !loser, reason: WinReason::Resignation });
     }
 
+    /// `loser` ran out of time: they lose, unless their opponent could not possibly have won
+    /// ([`Position::outcome_on_time`]), which draws. A game already over stays as it ended.
     pub fn time_out(&mut self, loser: Color) {
-        self.declared.get_or_insert(Outcome::Decisive { winner: !loser, reason: WinReason::Timeout });
+        if self.outcome().is_none() {
+            self.declared = Some(self.position().outcome_on_time(loser));
+        }
     }
 
     /// Ends the game drawn: by agreement, or by a claim that [`Game::claimable_draw`] allowed.

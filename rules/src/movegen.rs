@@ -109,6 +109,27 @@ impl Position {
         moves
     }
 
+    /// The legal moves that change material: captures (a Werewolf's hop that takes, a
+    /// Werewolf taken and its taker converted, a Golem hit that costs its capturer, en
+    /// passant) and promotions (a Grolman turn counts when its lead move captures or promotes,
+    /// or its chain promotes). What a search's quiescence looks at.
+    ///
+    /// ```
+    /// use rules::{Position, Variant};
+    ///
+    /// let pos = Position::from_fen(Variant::Golem, "4k3/8/8/8/5g2/8/4N3/4K3 w - - 0 1")?;
+    /// let noisy: Vec<String> = pos.noisy_moves().iter().map(|m| pos.san(m)).collect();
+    /// assert_eq!(noisy, ["Nxf4=H"]);
+    /// # Ok::<(), rules::PositionError>(())
+    /// ```
+    pub fn noisy_moves(&self) -> Vec<Move> {
+        let mut moves = self.legal_moves();
+        moves.retain(|m| {
+            m.is_capture() || m.promotion.is_some() || m.chain.steps().iter().any(|s| s.promotion.is_some())
+        });
+        moves
+    }
+
     /// The number of legal moves, without building them.
     pub fn count_legal(&self) -> u64 {
         let mut count = Count(0);

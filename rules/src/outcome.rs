@@ -32,6 +32,8 @@ pub enum DrawReason {
     /// Fifty moves by each side without a capture or pawn move (claimed; automatic at 75).
     FiftyMoves,
     Agreement,
+    /// A player ran out of time, but their opponent could not possibly have won.
+    TimeoutVsInsufficientMaterial,
 }
 
 impl Outcome {
@@ -72,6 +74,9 @@ impl fmt::Display for Outcome {
                     DrawReason::Repetition => "by repetition",
                     DrawReason::FiftyMoves => "by the fifty-move rule",
                     DrawReason::Agreement => "by agreement",
+                    DrawReason::TimeoutVsInsufficientMaterial => {
+                        "as time ran out for a player whose opponent could not have won"
+                    }
                 };
                 write!(f, "Draw {how}")
             }
@@ -107,25 +112,119 @@ impl Position {
         self.is_insufficient_material().then_some(Outcome::Draw(DrawReason::InsufficientMaterial))
     }
 
-    /// Neither side can ever mate, whatever is played: bare kings; in variants of ordinary
-    /// pieces also a king with one minor piece against a bare king, or bishops all on squares
-    /// of one colour. Never in Ghost King Chess, where a Ghost King can always take the other.
+    /// Whether the game is drawn for want of material. Chess, Golem, Werewolf and Unicorn Great
+    /// Chess: neither side [can win](Position::can_win) with what it has. Grolman Chess: bare
+    /// kings, where only a player walking their own king into the other's could lose (a king
+    /// and a knight can already force that: a turn with no safe move must still be played).
+    /// Never in Ghost King Chess, where a Ghost King can always take the other.
     pub fn is_insufficient_material(&self) -> bool {
-        let b = &self.board;
-        let others = b.occupied() - b.by_role(self.variant.royal());
         match self.variant {
             Variant::GhostKing => false,
-            Variant::Golem | Variant::Grolman => others.is_empty(),
-            Variant::Chess | Variant::Werewolf | Variant::UnicornGreat => {
-                let minors = b.by_role(Role::Knight) | b.by_role(Role::Bishop);
-                if (others - minors).any() {
-                    return false;
-                }
-                let bishops = b.by_role(Role::Bishop);
-                others.count() <= 1
-                    || (others == bishops
-                        && ((bishops & self.geo.light) == bishops || (bishops & self.geo.light).is_empty()))
+            Variant::Grolman => (self.board.occupied() - self.board.by_role(Role::King)).is_empty(),
+            Variant::Chess | Variant::Golem | Variant::Werewolf | Variant::UnicornGreat => {
+                !self.has_mating_material(Color::White) && !self.has_mating_material(Color::Black)
             }
         }
+    }
+
+    /// Whether `color` could still win by some series of legal moves, its opponent's help
+    /// included: FIDE's test for a player who runs out of time (article 6.9), which
+    /// [`Position::outcome_on_time`] applies. In a game already over, only its winner can win.
+    ///
+    /// The answer is judged from the material on the board and is conservative: `false` only
+    /// where no series of moves can end in a win for `color`, `true` whenever one might.
+    ///
+    /// - Chess, Golem, Werewolf and Unicorn Great Chess: a bare king cannot win; neither can a
+    ///   lone knight against a bare king or a lone queen, a lone bishop against a lone queen or
+    ///   rook, nor bishops all on squares of one colour against nothing but bishops of that
+    ///   colour. Anything else may win: a pawn promotes, every piece stronger than a minor (a
+    ///   Golem or Half-Golem, a Werewolf, a Lion, a Unicorn, a Chancellor) mates with its king,
+    ///   and the opponent's other pieces may fill its own king's flight squares. In Werewolf
+    ///   Chess the piece that takes a Werewolf becomes one.
+    /// - Grolman Chess: always. A turn that ends with the mover's own king attacked loses, so
+    ///   even a bare king wins when the opponent's king walks up to it.
+    /// - Ghost King Chess: always, as long as the side's Ghost King stands: it can take anything
+    ///   anywhere, so there it is never a draw.
+    ///
+    /// ```
+    /// use rules::{Color, Position, Variant};
+    ///
+    /// // A king and a knight against a bare king: White could win only with a second piece.
+    /// let pos = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1")?;
+    /// assert!(!pos.can_win(Color::White) && !pos.can_win(Color::Black));
+    ///
+    /// // In Werewolf Chess the knight may take the Werewolf and become one.
+    /// let pos = Position::from_fen(Variant::Werewolf, "4k3/8/8/3w4/8/8/8/4K1N1 w - - 0 1")?;
+    /// assert!(pos.can_win(Color::White));
+    ///
+    /// // A bare Ghost King still takes whatever stands unguarded.
+    /// let pos = Position::from_fen(Variant::GhostKing, "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1")?;
+    /// assert!(pos.can_win(Color::Black));
+    /// # Ok::<(), rules::PositionError>(())
+    /// ```
+    pub fn can_win(&self, color: Color) -> bool {
+        match self.outcome() {
+            Some(outcome) => outcome.winner() == Some(color),
+            None => match self.variant {
+                Variant::GhostKing | Variant::Grolman => true,
+                Variant::Chess | Variant::Golem | Variant::Werewolf | Variant::UnicornGreat => {
+                    self.has_mating_material(color)
+                }
+            },
+        }
+    }
+
+    /// How the game ends when `loser` runs out of time here: a loss on time, or a draw when the
+    /// opponent [cannot possibly win](Position::can_win).
+    ///
+    /// ```
+    /// use rules::{Color, DrawReason, Outcome, Position, Variant, WinReason};
+    ///
+    /// // White (a bare king) flags against a rook: Black wins.
+    /// let pos = Position::from_fen(Variant::Chess, "r3k3/8/8/8/8/8/8/4K3 w - - 0 1")?;
+    /// let lost = Outcome::Decisive { winner: Color::Black, reason: WinReason::Timeout };
+    /// assert_eq!(pos.outcome_on_time(Color::White), lost);
+    /// // Black flags: a bare king cannot mate, so it is a draw.
+    /// assert_eq!(pos.outcome_on_time(Color::Black), Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial));
+    /// # Ok::<(), rules::PositionError>(())
+    /// ```
+    pub fn outcome_on_time(&self, loser: Color) -> Outcome {
+        if self.can_win(!loser) {
+            Outcome::Decisive { winner: !loser, reason: WinReason::Timeout }
+        } else {
+            Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial)
+        }
+    }
+
+    /// The material test of the variants whose minor pieces are FIDE's knights and bishops
+    /// (see [`Position::can_win`]): whether `color` has material that could give mate.
+    fn has_mating_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        let royals = b.by_role(self.variant.royal());
+        let ours = b.by_color(color) - royals;
+        let theirs = b.by_color(!color) - royals;
+        let knights = b.by_role(Role::Knight);
+        let bishops = b.by_role(Role::Bishop);
+        if ours.is_empty() {
+            return false;
+        }
+        if (ours - knights - bishops).any() {
+            return true;
+        }
+        // Bishops all on one colour never attack the squares orthogonally next to a king, and
+        // our king cannot cover all of them: mate needs an enemy piece to fill one.
+        let light = bishops & self.geo.light;
+        let one_colour = light.is_empty() || light == bishops;
+        if (ours - bishops).is_empty() && one_colour && (theirs - bishops).is_empty() {
+            return false;
+        }
+        // A lone minor piece against a lone queen (or, against a bishop, a lone rook): that
+        // piece always takes or blocks the check. tests/timeout.rs searches every placement.
+        if !ours.more_than_one() && !theirs.more_than_one() {
+            let queens = b.by_role(Role::Queen);
+            let inert = if (ours & knights).any() { queens } else { queens | b.by_role(Role::Rook) };
+            return (theirs - inert).any();
+        }
+        true
     }
 }

@@ -83,7 +83,32 @@ type Rejection = (Problem, Vec<String>);
 
 impl Position {
     /// Reads a move in any common notation and finds it among the legal moves.
+    ///
+    /// ```
+    /// use rules::{Position, Problem, Variant};
+    ///
+    /// let pos = Position::start(Variant::Chess);
+    /// for text in ["Nf3", "nf3", "Ng1f3", "g1f3", "g1-f3", "N:f3!?"] {
+    ///     assert_eq!(pos.san(&pos.parse_move(text)?), "Nf3");
+    /// }
+    ///
+    /// // A refusal says why, and what is legal nearby.
+    /// let err = pos.parse_move("Nd4").unwrap_err();
+    /// assert!(matches!(err.problem, Problem::CannotReach { .. }));
+    /// assert_eq!(err.to_string(), "`Nd4`: White has no knight that can move to d4; legal nearby: Na3, Nc3, Nf3, Nh3, d4");
+    ///
+    /// // In Grolman Chess a lead move that starts several turns needs its chain.
+    /// let pos = Position::from_fen(Variant::Grolman, "4k3/8/8/8/8/8/8/RNR1K3 w - - 0 1")?;
+    /// let err = pos.parse_move("Nc3").unwrap_err();
+    /// assert_eq!(err.problem, Problem::Ambiguous(vec!["Nc3 (Rab1)".into(), "Nc3 (Rcb1)".into()]));
+    /// let turn = pos.parse_move("Nc3 (Rcb1)")?;
+    /// assert_eq!(pos.coord(&turn), "b1c3 (c1b1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        if let Some(chained) = crate::coord::token_to_chain(text) {
+            return self.parse_move(&chained).map_err(|e| MoveError { text: text.trim().to_string(), ..e });
+        }
         let error = |(problem, nearby): Rejection| MoveError { text: text.trim().to_string(), problem, nearby };
         let request = Request::read(self.variant, text).map_err(|why| error((Problem::Syntax(why), Vec::new())))?;
         let legal = self.legal_moves();

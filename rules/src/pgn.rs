@@ -5,6 +5,26 @@
 //! The reader takes the first game of a text. It skips comments (`{...}`, `;` to the end of the
 //! line, lines starting with `%` or `#`), NAGs (`$1`) and variations `( ... )`, except in Grolman
 //! Chess, where parentheses right after a move hold that move's chain.
+//!
+//! ```
+//! use rules::{pgn, Variant};
+//!
+//! let score = "[Variant \"Werewolf Chess\"]\n\n1. e4 d5 2. exd5 Wxd5 3. Nc3 Wxd2+ 4. Bxd2 *";
+//! let read = pgn::read(Variant::Werewolf, score)?;
+//! assert_eq!(read.game.moves().len(), 7);
+//! assert_eq!(read.result.as_deref(), Some("*"));
+//!
+//! // The bishop that took the Werewolf became one: the writer says so.
+//! let text = pgn::write(&read.game, &read.tags);
+//! assert!(text.ends_with("1. e4 d5 2. exd5 Wxd5 3. Nc3 Wxd2+ 4. Bxd2=W *\n"));
+//!
+//! // Grolman chains in parentheses, and a refusal that names the move.
+//! let read = pgn::read(Variant::Grolman, "1. e4 (Ne2, Rg1) e5 (Ne7, Rg8) 2. Nf4")?;
+//! assert_eq!(read.game.moves().len(), 3);
+//! let err = pgn::read(Variant::Chess, "1. e4 e5 2. Ke3").unwrap_err();
+//! assert_eq!(err.to_string(), "move 2. `Ke3`: the king on e1 cannot move to e3; legal nearby: Ke2");
+//! # Ok::<(), pgn::PgnError>(())
+//! ```
 
 use crate::game::Game;
 use crate::outcome::Outcome;

@@ -10,6 +10,24 @@ use crate::square::Square;
 use crate::variant::Variant;
 
 /// A legal position of one variant: exactly what a FEN says, checked against the rules.
+///
+/// ```
+/// use rules::{Color, Position, PositionError, Variant};
+///
+/// let pos = Position::start(Variant::UnicornGreat);
+/// assert_eq!(pos.turn(), Color::White);
+/// assert_eq!(pos.legal_moves().len(), pos.count_legal() as usize);
+///
+/// // Ten files, so a rank of ten empty squares is `10`.
+/// let pos = Position::from_fen(Variant::UnicornGreat, "5k4/10/10/10/10/10/10/10/10/5K4 w - - 0 1")?;
+/// assert_eq!(pos.royal_square(Color::Black), Some("f10".parse()?));
+///
+/// // A FEN can describe what the rules do not allow.
+/// let err = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
+/// assert_eq!(err, PositionError::NoRoyal(Color::White));
+/// assert_eq!(err.to_string(), "White has no king");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct Position {
     pub(crate) variant: Variant,
@@ -253,6 +271,18 @@ impl Position {
 
     /// Plays a move that must be legal here (from [`Position::legal_moves`] or checked by
     /// [`Position::is_legal`]); anything else leaves a position the rules do not allow.
+    ///
+    /// ```
+    /// use rules::{Position, Variant};
+    ///
+    /// let mut pos = Position::start(Variant::Chess);
+    /// for text in ["e4", "c5", "Nf3"] {
+    ///     let m = pos.parse_move(text)?;
+    ///     pos.play_unchecked(&m);
+    /// }
+    /// assert_eq!(pos.fen(), "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    /// # Ok::<(), rules::MoveError>(())
+    /// ```
     pub fn play_unchecked(&mut self, m: &Move) {
         let us = self.turn;
         let them = !us;
@@ -337,6 +367,33 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = them;
+    }
+
+    /// The position with the turn passed to the other side and nothing moved: what a search's
+    /// null-move pruning asks about. The en passant square and the Golem capture state lapse
+    /// (no move was made, so no pawn just stepped two and no Golem-kind piece was just taken),
+    /// and the fifty-move count goes on. Not a move of any variant: never play it in a game.
+    ///
+    /// ```
+    /// use rules::{Color, Position, Variant};
+    ///
+    /// let pos = Position::from_fen(Variant::Chess, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1")?;
+    /// let passed = pos.null_move();
+    /// assert_eq!(passed.turn(), Color::White);
+    /// assert_eq!(passed.ep_square(), None);
+    /// assert_eq!(passed.board(), pos.board());
+    /// # Ok::<(), rules::PositionError>(())
+    /// ```
+    pub fn null_move(&self) -> Position {
+        let mut next = self.clone();
+        next.ep_square = None;
+        next.golem_captured = false;
+        next.halfmoves += 1;
+        if next.turn == Color::Black {
+            next.fullmoves += 1;
+        }
+        next.turn = !next.turn;
+        next
     }
 
     /// The position after a move that must be legal here.

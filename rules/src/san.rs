@@ -31,6 +31,17 @@ use crate::square::Square;
 
 impl Position {
     /// The SAN of `m`, a move legal here.
+    ///
+    /// ```
+    /// use rules::{Position, Variant};
+    ///
+    /// // A pawn taking a Werewolf becomes one (contagion), even on the last rank.
+    /// let pos = Position::from_fen(Variant::Werewolf, "3w3k/4P3/8/8/8/8/8/4K3 w - - 0 1")?;
+    /// let mut sans: Vec<String> = pos.legal_moves().iter().filter(|m| m.role == rules::Role::Pawn).map(|m| pos.san(m)).collect();
+    /// sans.sort();
+    /// assert_eq!(sans, ["e8=B", "e8=N", "e8=R+", "exd8=W"]);
+    /// # Ok::<(), rules::PositionError>(())
+    /// ```
     pub fn san(&self, m: &Move) -> String {
         let after = self.after(m);
         let mut san = self.san_lead(m, &after);

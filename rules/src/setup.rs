@@ -54,6 +54,25 @@ impl Setup {
     }
 
     /// Reads a FEN. Missing trailing fields take their defaults (`w - - 0 1`).
+    ///
+    /// ```
+    /// use rules::{FenError, Setup, Variant};
+    ///
+    /// // Golem Chess: the seventh field `g` says the last turn captured a Golem-kind piece.
+    /// let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR b KQkq - 0 1 g";
+    /// let setup = Setup::from_fen(Variant::Golem, fen)?;
+    /// assert!(setup.golem_captured);
+    /// assert_eq!(setup.to_fen(Variant::Golem), fen);
+    ///
+    /// // Only the board is required.
+    /// let setup = Setup::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4K3")?;
+    /// assert_eq!(setup.to_fen(Variant::Chess), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    ///
+    /// let err = Setup::from_fen(Variant::Werewolf, "4k3/8/8/8/8/8/8/3QK3").unwrap_err();
+    /// assert_eq!(err, FenError::Piece('Q', Variant::Werewolf));
+    /// assert_eq!(err.to_string(), "`Q` is not a piece of werewolf");
+    /// # Ok::<(), FenError>(())
+    /// ```
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Setup, FenError> {
         let geo = variant.geometry();
         let fields: Vec<&str> = fen.split_whitespace().collect();

@@ -1,7 +1,7 @@
 //! Text from outside (FEN, coordinate moves) is answered with an error, never a panic: arbitrary
 //! strings, arbitrary bytes read as lossy UTF-8, and near-misses of valid text, in every variant.
 //! A position that does read is then driven through the generator, FEN writing and outcomes.
-//! (`rules/fuzz/` holds the same checks as cargo-fuzz targets, for longer runs on nightly.)
+//! (`fuzz/` runs the same readers, and more, under cargo-fuzz for longer runs on nightly.)
 
 use std::sync::LazyLock;
 

@@ -4,7 +4,7 @@
 
 use rules::{Color, Piece, Position, Role, Square};
 
-use crate::host::ShownBoard;
+use host::ShownBoard;
 
 /// The board, rank by rank from the top as the picture shows it, each line ending in `\n`.
 /// `None` if the board's FEN does not read (then the picture alone must do).

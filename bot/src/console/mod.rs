@@ -25,7 +25,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use async_trait::async_trait;
 
-use crate::host::{Command, Host, Places, Reply, Request, Settings, User};
+use host::{Command, Host, Mention, PlaceError, Places, Reply, Request, Settings, User};
 
 pub use show::Printer;
 
@@ -35,7 +35,7 @@ pub const PLATFORM: &str = "console";
 #[derive(clap::Args, Debug)]
 pub struct ConsoleArgs {
     /// The database file (created if missing).
-    #[arg(long, default_value_os_t = data::default_path())]
+    #[arg(long, default_value_os_t = host::default_database())]
     db: PathBuf,
     /// Run the lines of FILE instead of reading the terminal.
     #[arg(long, value_name = "FILE")]
@@ -74,10 +74,10 @@ async fn session(args: ConsoleArgs) -> Result<ExitCode> {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
             for line in text.lines() {
                 // A script's lines are echoed, so its output reads as the session it was.
-                if let Some(reply) = console.line(line).await {
+                if let Some(said) = console.line(line).await {
                     writeln!(out, "> {}", line.trim())?;
-                    let failed = reply.is_error();
-                    printer.reply(out, &args.channel, &reply)?;
+                    let failed = said.reply.is_error();
+                    printer.reply(out, &said.channel, &said.reply)?;
                     if failed && args.strict {
                         writeln!(out, "stopping at the first error (--strict)")?;
                         return Ok(ExitCode::FAILURE);
@@ -116,10 +116,10 @@ async fn interactive(console: &Console, printer: &mut Printer, args: &ConsoleArg
         tokio::select! {
             line = lines.recv() => {
                 let Some(line) = line else { break };
-                if let Some(reply) = console.line(&line).await {
+                if let Some(said) = console.line(&line).await {
                     let out = &mut io::stdout().lock();
-                    printer.reply(out, &args.channel, &reply)?;
-                    if reply.is_error() && args.strict {
+                    printer.reply(out, &said.channel, &said.reply)?;
+                    if said.reply.is_error() && args.strict {
                         return Ok(ExitCode::FAILURE);
                     }
                 }
@@ -166,7 +166,7 @@ impl Console {
     }
 
     /// The scheduler's step, with the console's places for tournament games.
-    pub async fn tick(&self) -> Vec<crate::host::Message> {
+    pub async fn tick(&self) -> Vec<host::Message> {
         self.host.tick(&self.places).await
     }
 
@@ -175,18 +175,21 @@ impl Console {
     }
 
     /// Runs one line; `None` for blank lines and `#` comments.
-    pub async fn line(&self, line: &str) -> Option<Reply> {
+    pub async fn line(&self, line: &str) -> Option<Said> {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return None;
         }
-        Some(match parse_line(line) {
-            Ok((user, channel, command)) => {
-                let request = self.request(user, channel.unwrap_or(&self.channel), command);
-                self.host.handle(request, &self.places).await
-            }
+        let (speaker, said) = match speaker(line) {
+            Ok(found) => found,
+            Err(error) => return Some(Said { channel: self.channel.clone(), reply: Reply::error(error) }),
+        };
+        let channel = speaker.channel.unwrap_or(&self.channel).trim_start_matches('#').to_string();
+        let reply = match read_command(said) {
+            Ok(command) => self.host.handle(self.request(speaker.user, &channel, command), &self.places).await,
             Err(error) => Reply::error(error),
-        })
+        };
+        Some(Said { channel, reply })
     }
 
     /// A request as the console makes it: the user's id is their name.
@@ -209,8 +212,20 @@ impl Console {
     }
 }
 
-/// Splits `alice: /move e4` or `alice@general-2: /move e4` into user, channel and command.
-pub fn parse_line(line: &str) -> Result<(&str, Option<&str>, Command), String> {
+/// A line's answer, and the channel it was spoken in.
+pub struct Said {
+    pub channel: String,
+    pub reply: Reply,
+}
+
+/// Who speaks a line, and where (`None`: the console's channel).
+pub struct Speaker<'a> {
+    pub user: &'a str,
+    pub channel: Option<&'a str>,
+}
+
+/// Splits `alice: /move e4` or `alice@general-2: /move e4` into the speaker and what they say.
+pub fn speaker(line: &str) -> Result<(Speaker<'_>, &str), String> {
     let shape = "lines look like `alice: /move e4` (or `alice@general-2: /move e4` to speak in another channel)";
     let (who, said) = line.split_once(':').ok_or_else(|| format!("who says this? {shape}"))?;
     let (user, channel) = match who.trim().split_once('@') {
@@ -221,8 +236,20 @@ pub fn parse_line(line: &str) -> Result<(&str, Option<&str>, Command), String> {
     if !valid(user) || channel.is_some_and(|c| !valid(c)) {
         return Err(format!("`{}` is not a user name; {shape}", who.trim()));
     }
-    let command = said.trim().parse::<Command>().map_err(|e| e.to_string())?;
-    Ok((user, channel, command))
+    Ok((Speaker { user, channel }, said.trim()))
+}
+
+/// A command as typed on the console, its people resolved: on the console a user's id is their
+/// name, so `@bob` (or `<@bob>`, as Discord writes it) is the user `bob`.
+pub fn read_command(said: &str) -> Result<Command, String> {
+    let typed: Command<Mention> = said.parse().map_err(|e: host::CommandError| e.to_string())?;
+    typed.try_map_users(|Mention(m)| {
+        let name = m.strip_prefix("<@").and_then(|m| m.strip_suffix('>')).unwrap_or(&m).trim_start_matches('@');
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(format!("`{m}` is not a user: name one like `@bob`"));
+        }
+        Ok(User { id: name.to_string(), name: name.to_string() })
+    })
 }
 
 /// New channels for games, named after their parent: `general-2`, `general-3`, ...
@@ -233,7 +260,7 @@ struct ConsolePlaces {
 
 #[async_trait]
 impl Places for ConsolePlaces {
-    async fn open_place(&self, parent_channel: &str, _title: &str) -> Result<String> {
+    async fn open_place(&self, parent_channel: &str, _title: &str) -> Result<String, PlaceError> {
         let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
         let n = opened.entry(parent_channel.to_string()).or_insert(1);
         *n += 1;
@@ -247,11 +274,31 @@ mod tests {
 
     #[test]
     fn lines_name_the_user_the_channel_and_the_command() {
-        let (user, channel, command) = parse_line("alice@general-2: /move e4").unwrap();
-        assert_eq!((user, channel), ("alice", Some("general-2")));
-        assert!(matches!(command, Command::Move { ref text, .. } if text == "e4"));
-        assert!(parse_line("/move e4").unwrap_err().contains("who says this"));
-        assert!(parse_line("alice smith: /board").unwrap_err().contains("not a user name"));
-        assert!(parse_line("alice: /fly").unwrap_err().contains("unknown command `/fly`"));
+        let (who, said) = speaker("alice@general-2: /move e4").unwrap();
+        assert_eq!((who.user, who.channel), ("alice", Some("general-2")));
+        assert!(matches!(read_command(said), Ok(Command::Move { ref text, .. }) if text == "e4"));
+        assert!(speaker("/move e4").err().unwrap().contains("who says this"));
+        assert!(speaker("alice smith: /board").err().unwrap().contains("not a user name"));
+        assert!(read_command("/fly").unwrap_err().contains("unknown command `/fly`"));
+    }
+
+    #[test]
+    fn mentions_are_console_users() {
+        let bob = User { id: "bob".into(), name: "bob".into() };
+        for typed in ["/history @bob", "/history <@bob>", "/history user:bob"] {
+            assert_eq!(read_command(typed), Ok(Command::History { user: Some(bob.clone()) }), "{typed}");
+        }
+    }
+
+    #[tokio::test]
+    async fn replies_are_labelled_with_the_channel_spoken_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let host = Host::open(Settings::new(dir.path().join("chimera.db"), PLATFORM)).await.unwrap();
+        let console = Console::new(host, "general");
+        let said = console.line("alice@g2: /board").await.unwrap();
+        assert_eq!(said.channel, "g2");
+        assert!(said.reply.messages[0].text.contains("There is no game in #g2"), "{:?}", said.reply);
+        let said = console.line("alice: /board").await.unwrap();
+        assert_eq!(said.channel, "general");
     }
 }

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::host::{Message, Reply};
+use host::{Message, Reply};
 
 use super::board;
 
@@ -53,7 +53,7 @@ impl Printer {
                 write!(out, "{drawn}")?;
             }
             let path = self.boards.join(&image.file_name);
-            match std::fs::create_dir_all(&self.boards).and_then(|_| std::fs::write(&path, &image.png)) {
+            match std::fs::create_dir_all(&self.boards).and_then(|_| std::fs::write(&path, &image.bytes)) {
                 Ok(()) => writeln!(out, "    picture: {}", path.display())?,
                 Err(e) => writeln!(out, "    (cannot write the picture {}: {e})", path.display())?,
             }

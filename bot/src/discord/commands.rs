@@ -1,10 +1,12 @@
-//! The slash commands: one small function each. Every one writes its typed options as the
-//! host's command line (the same text the console reads and the buttons carry) and hands it to
-//! [`super::respond::run`], so Discord, the console and a button click share one parser.
+//! The slash commands: one small function each. Every one builds the host's typed [`Command`]
+//! straight from its typed options (choice lists convert with `From`, people are the users
+//! Discord resolved), so nothing typed into one option can set another, and hands it to
+//! [`super::respond::run`].
 
+use host::{ColorChoice, Command, DrawAction, OfferAction, TimeControl, RATED_BY_DEFAULT};
 use poise::serenity_prelude as serenity;
 
-use super::respond::{run, Line};
+use super::respond::{person, run};
 use super::{Context, Error};
 
 /// Every command Chimera registers, in the order `/help` lists them.
@@ -22,6 +24,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         abort(),
         game(),
         pgn(),
+        gif(),
         rules(),
         rating(),
         leaderboard(),
@@ -33,7 +36,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
 
 /// The variants, as a choice list named as `rules::Variant::name` names them.
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
-pub enum VariantChoice {
+pub enum VariantOption {
     #[name = "Chess"]
     Chess,
     #[name = "Golem Chess"]
@@ -48,33 +51,40 @@ pub enum VariantChoice {
     UnicornGreat,
 }
 
-impl VariantChoice {
-    pub fn id(self) -> &'static str {
-        self.variant().id()
-    }
-
-    pub fn variant(self) -> rules::Variant {
+impl From<VariantOption> for rules::Variant {
+    fn from(option: VariantOption) -> rules::Variant {
         use rules::Variant;
-        match self {
-            VariantChoice::Chess => Variant::Chess,
-            VariantChoice::Golem => Variant::Golem,
-            VariantChoice::Grolman => Variant::Grolman,
-            VariantChoice::GhostKing => Variant::GhostKing,
-            VariantChoice::Werewolf => Variant::Werewolf,
-            VariantChoice::UnicornGreat => Variant::UnicornGreat,
+        match option {
+            VariantOption::Chess => Variant::Chess,
+            VariantOption::Golem => Variant::Golem,
+            VariantOption::Grolman => Variant::Grolman,
+            VariantOption::GhostKing => Variant::GhostKing,
+            VariantOption::Werewolf => Variant::Werewolf,
+            VariantOption::UnicornGreat => Variant::UnicornGreat,
         }
     }
 }
 
+/// The colour choice as Discord lists it (poise derives a choice list only for its own enums).
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
-pub enum ColorChoice {
+pub enum ColorOption {
     White,
     Black,
     Random,
 }
 
+impl From<ColorOption> for ColorChoice {
+    fn from(option: ColorOption) -> ColorChoice {
+        match option {
+            ColorOption::White => ColorChoice::White,
+            ColorOption::Black => ColorChoice::Black,
+            ColorOption::Random => ColorChoice::Random,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
-pub enum DrawChoice {
+pub enum DrawOption {
     #[name = "offer a draw"]
     Offer,
     #[name = "accept the offer"]
@@ -85,8 +95,19 @@ pub enum DrawChoice {
     Claim,
 }
 
+impl From<DrawOption> for DrawAction {
+    fn from(option: DrawOption) -> DrawAction {
+        match option {
+            DrawOption::Offer => DrawAction::Offer,
+            DrawOption::Accept => DrawAction::Accept,
+            DrawOption::Decline => DrawAction::Decline,
+            DrawOption::Claim => DrawAction::Claim,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
-pub enum TakebackChoice {
+pub enum TakebackOption {
     #[name = "ask to take back your last move"]
     Offer,
     #[name = "accept the request"]
@@ -95,29 +116,43 @@ pub enum TakebackChoice {
     Decline,
 }
 
-/// A yes/no option as the host's command line writes it.
-pub(super) fn yes(flag: Option<bool>) -> Option<&'static str> {
-    flag.map(|on| if on { "yes" } else { "no" })
+impl From<TakebackOption> for OfferAction {
+    fn from(option: TakebackOption) -> OfferAction {
+        match option {
+            TakebackOption::Offer => OfferAction::Offer,
+            TakebackOption::Accept => OfferAction::Accept,
+            TakebackOption::Decline => OfferAction::Decline,
+        }
+    }
+}
+
+/// A free-text option the host reads as a typed value (a time control, a square): its error
+/// says what is wrong with it.
+pub(super) fn read<T: std::str::FromStr>(text: Option<String>) -> Result<Option<T>, String>
+where
+    T::Err: std::fmt::Display,
+{
+    text.map(|t| t.parse().map_err(|e: T::Err| e.to_string())).transpose()
 }
 
 /// Challenge someone (or anyone here) to a game
 #[poise::command(slash_command, guild_only)]
 pub async fn challenge(
     ctx: Context<'_>,
-    #[description = "Which game"] variant: VariantChoice,
+    #[description = "Which game"] variant: VariantOption,
     #[description = "Who to play; leave out to let anyone here accept"] opponent: Option<serenity::User>,
-    #[description = "Your colour (random by default)"] color: Option<ColorChoice>,
+    #[description = "Your colour (random by default)"] color: Option<ColorOption>,
     #[description = "Days per move (3d) or minutes plus increment (10+5); 3d by default"] time: Option<String>,
     #[description = "Does the game count for ratings? (yes by default)"] rated: Option<bool>,
 ) -> Result<(), Error> {
-    let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
-    let line = Line::new("challenge")
-        .user("opponent", opponent.as_ref())
-        .opt("variant", Some(variant.id()))
-        .opt("color", color)
-        .opt("time", time)
-        .opt("rated", yes(rated));
-    run(ctx, line).await
+    let command = read::<TimeControl>(time).map(|time| Command::Challenge {
+        opponent: opponent.as_ref().map(|u| person(ctx, u)),
+        variant: variant.into(),
+        color: color.map_or(ColorChoice::Random, ColorChoice::from),
+        time: time.unwrap_or_default(),
+        rated: rated.unwrap_or(RATED_BY_DEFAULT),
+    });
+    run(ctx, command).await
 }
 
 /// Accept a challenge made in this channel
@@ -126,7 +161,8 @@ pub async fn accept(
     ctx: Context<'_>,
     #[description = "Whose challenge, when there are several"] challenger: Option<serenity::User>,
 ) -> Result<(), Error> {
-    run(ctx, Line::new("accept").user("challenger", challenger.as_ref())).await
+    let challenger = challenger.as_ref().map(|u| person(ctx, u));
+    run(ctx, Ok(Command::Accept { challenger, challenge: None })).await
 }
 
 /// Decline a challenge made to you, or withdraw your own
@@ -135,7 +171,8 @@ pub async fn decline(
     ctx: Context<'_>,
     #[description = "Whose challenge, when there are several"] challenger: Option<serenity::User>,
 ) -> Result<(), Error> {
-    run(ctx, Line::new("decline").user("challenger", challenger.as_ref())).await
+    let challenger = challenger.as_ref().map(|u| person(ctx, u));
+    run(ctx, Ok(Command::Decline { challenger, challenge: None })).await
 }
 
 /// Play a move in this channel's game
@@ -147,49 +184,55 @@ pub async fn r#move(
     r#move: String,
     #[description = "Play a Grolman turn that loses on the spot"] confirm: Option<bool>,
 ) -> Result<(), Error> {
-    run(ctx, Line::new("move").opt("confirm", yes(confirm)).text(&r#move)).await
+    run(ctx, Ok(move_command(&r#move, confirm))).await
+}
+
+/// The move field is move text, whatever it holds: `e4 confirm:yes` typed there is a move
+/// the host refuses, not a confirmation.
+fn move_command(text: &str, confirm: Option<bool>) -> Command {
+    Command::Move { text: text.trim().to_string(), confirm: confirm.unwrap_or(false), game: None }
 }
 
 /// Show the board of this channel's game
 #[poise::command(slash_command, guild_only)]
 pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, Line::new("board")).await
+    run(ctx, Ok(Command::Board)).await
 }
 
 /// List the legal moves, or those of the piece on a square, marked on the board
 #[poise::command(slash_command, guild_only)]
 pub async fn moves(ctx: Context<'_>, #[description = "A square, like e2"] square: Option<String>) -> Result<(), Error> {
-    run(ctx, Line::new("moves").opt("square", square)).await
+    run(ctx, read(square).map(|square| Command::Moves { square })).await
 }
 
 /// Resign your game in this channel (asks to confirm)
 #[poise::command(slash_command, guild_only)]
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, Line::new("resign")).await
+    run(ctx, Ok(Command::Resign { confirm: false, game: None })).await
 }
 
 /// Offer, accept or decline a draw, or claim one
 #[poise::command(slash_command, guild_only)]
-pub async fn draw(ctx: Context<'_>, #[description = "What to do"] action: DrawChoice) -> Result<(), Error> {
-    run(ctx, Line::new("draw").opt("action", Some(format!("{action:?}").to_ascii_lowercase()))).await
+pub async fn draw(ctx: Context<'_>, #[description = "What to do"] action: DrawOption) -> Result<(), Error> {
+    run(ctx, Ok(Command::Draw { action: action.into(), game: None })).await
 }
 
 /// Ask to take back your last move, or answer such a request
 #[poise::command(slash_command, guild_only)]
-pub async fn takeback(ctx: Context<'_>, #[description = "What to do"] action: TakebackChoice) -> Result<(), Error> {
-    run(ctx, Line::new("takeback").opt("action", Some(format!("{action:?}").to_ascii_lowercase()))).await
+pub async fn takeback(ctx: Context<'_>, #[description = "What to do"] action: TakebackOption) -> Result<(), Error> {
+    run(ctx, Ok(Command::Takeback { action: action.into(), game: None })).await
 }
 
 /// Call off the game before both players have moved
 #[poise::command(slash_command, guild_only)]
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, Line::new("abort")).await
+    run(ctx, Ok(Command::Abort)).await
 }
 
 /// Players, clocks and moves of this channel's game
 #[poise::command(slash_command, guild_only)]
 pub async fn game(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, Line::new("game")).await
+    run(ctx, Ok(Command::Game)).await
 }
 
 /// This channel's game, or any game by its number, as PGN
@@ -200,16 +243,27 @@ pub async fn pgn(
     #[min = 1]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, Line::new("pgn").opt("game", game)).await
+    run(ctx, Ok(Command::Pgn { game })).await
+}
+
+/// The replay of a finished game, as an animated picture
+#[poise::command(slash_command, guild_only)]
+pub async fn gif(
+    ctx: Context<'_>,
+    #[description = "The game's number"]
+    #[min = 1]
+    game: i64,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Gif { game })).await
 }
 
 /// The rules of a variant, with diagrams
 #[poise::command(slash_command)]
 pub async fn rules(
     ctx: Context<'_>,
-    #[description = "Which variant"] variant: Option<VariantChoice>,
+    #[description = "Which variant"] variant: Option<VariantOption>,
 ) -> Result<(), Error> {
-    run(ctx, Line::new("rules").opt("variant", variant.map(VariantChoice::id))).await
+    run(ctx, Ok(Command::Rules { variant: variant.map(Into::into) })).await
 }
 
 /// Ratings of a player (you, by default)
@@ -217,18 +271,19 @@ pub async fn rules(
 pub async fn rating(
     ctx: Context<'_>,
     #[description = "Whose ratings"] user: Option<serenity::User>,
-    #[description = "One variant only"] variant: Option<VariantChoice>,
+    #[description = "One variant only"] variant: Option<VariantOption>,
 ) -> Result<(), Error> {
-    run(ctx, Line::new("rating").user("user", user.as_ref()).opt("variant", variant.map(VariantChoice::id))).await
+    let user = user.as_ref().map(|u| person(ctx, u));
+    run(ctx, Ok(Command::Rating { user, variant: variant.map(Into::into) })).await
 }
 
 /// The best rated players of a variant
 #[poise::command(slash_command, guild_only)]
 pub async fn leaderboard(
     ctx: Context<'_>,
-    #[description = "Which variant"] variant: VariantChoice,
+    #[description = "Which variant"] variant: VariantOption,
 ) -> Result<(), Error> {
-    run(ctx, Line::new("leaderboard").opt("variant", Some(variant.id()))).await
+    run(ctx, Ok(Command::Leaderboard { variant: variant.into() })).await
 }
 
 /// Recent finished games of a player (you, by default)
@@ -237,7 +292,8 @@ pub async fn history(
     ctx: Context<'_>,
     #[description = "Whose games"] user: Option<serenity::User>,
 ) -> Result<(), Error> {
-    run(ctx, Line::new("history").user("user", user.as_ref())).await
+    let user = user.as_ref().map(|u| person(ctx, u));
+    run(ctx, Ok(Command::History { user })).await
 }
 
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
@@ -249,7 +305,11 @@ pub enum HelpTopic {
 /// What Chimera can do
 #[poise::command(slash_command)]
 pub async fn help(ctx: Context<'_>, #[description = "A topic"] topic: Option<HelpTopic>) -> Result<(), Error> {
-    run(ctx, Line::new("help").opt("topic", topic.map(|_| "tournament"))).await
+    let command = match topic {
+        None => Command::Help,
+        Some(HelpTopic::Tournament) => Command::Tournament(host::TournamentCommand::Help),
+    };
+    run(ctx, Ok(command)).await
 }
 
 #[cfg(test)]
@@ -261,10 +321,16 @@ mod tests {
     #[test]
     fn variant_choices_are_named_as_the_rules_name_them() {
         for (i, variant) in rules::Variant::ALL.into_iter().enumerate() {
-            let choice = VariantChoice::from_index(i).expect("a choice per variant");
-            assert_eq!(choice.variant(), variant);
+            let choice = VariantOption::from_index(i).expect("a choice per variant");
+            assert_eq!(rules::Variant::from(choice), variant);
             assert_eq!(choice.name(), variant.name());
         }
+    }
+
+    #[test]
+    fn a_move_field_holding_an_option_is_move_text() {
+        let command = move_command(" e4 confirm:yes ", None);
+        assert_eq!(command, Command::Move { text: "e4 confirm:yes".into(), confirm: false, game: None });
     }
 
     #[test]
@@ -279,7 +345,7 @@ mod tests {
                     option.name
                 );
             }
-            let known = crate::host::COMMANDS.iter().any(|c| c.name == command.name);
+            let known = host::COMMANDS.iter().any(|c| c.name == command.name);
             assert!(known, "/{} is not a host command", command.name);
         }
     }

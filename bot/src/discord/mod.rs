@@ -1,8 +1,9 @@
 //! `chimera discord`: the game host on Discord, through serenity, with poise for the slash
 //! commands.
 //!
-//! - `commands`: one small function per slash command, each writing the host's command line.
-//! - `respond`: a command line in, the host's reply out as Discord messages, deferred if slow.
+//! - `commands`: one small function per slash command, each building the host's typed command.
+//! - `respond`: a typed command (or a button's command line) in, the host's reply out as Discord
+//!   messages, deferred if slow.
 //! - `places`: threads for games whose channel is busy.
 //! - `settings`: what `.env.example` lists.
 //!
@@ -26,9 +27,9 @@ use poise::serenity_prelude as serenity;
 use serenity::{FullEvent, GatewayIntents, Interaction, Permissions};
 use tracing::{error, info, warn};
 
-use crate::host::Host;
+use host::Host;
 pub use places::Threads;
-use respond::Target;
+use respond::{Origin, Target};
 pub use settings::{Settings, SettingsError, Shards};
 
 /// The platform name Discord games are stored under.
@@ -128,6 +129,9 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         .context("cannot build the Discord client")?;
 
     let scheduler = tokio::spawn(schedule(host.clone(), Arc::clone(&client.http), settings.tick));
+    // Well inside the window in which a heartbeat means "alive", whatever the tick.
+    let beat = settings.tick.min(std::time::Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
+    let heartbeat = tokio::spawn(heartbeat(host.clone(), beat));
     let shards = Arc::clone(&client.shard_manager);
     tokio::spawn(async move {
         stop.await;
@@ -139,6 +143,7 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
     };
     scheduler.abort();
+    heartbeat.abort();
     started.context("the Discord connection failed")?;
     info!("stopped");
     Ok(())
@@ -155,12 +160,33 @@ async fn schedule(host: Host, http: Arc<serenity::Http>, every: std::time::Durat
     }
 }
 
+/// Says this process is alive on a timer of its own, so that a long tick (a tournament round
+/// opening many threads) does not make a process starting beside it take it for dead and move
+/// every clock on (see the host's `schedule.rs`).
+async fn heartbeat(host: Host, every: std::time::Duration) {
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        if let Err(e) = host.heartbeat().await {
+            warn!("{e}");
+        }
+    }
+}
+
 /// Button clicks: each button's custom id is a command line, run as the user who clicked.
 async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &FullEvent) -> Result<(), Error> {
     if let FullEvent::InteractionCreate { interaction: Interaction::Component(click) } = event {
-        let target =
-            Target::new(click.id, &click.token, click.channel_id, click.guild_id, &click.user, click.member.as_ref());
-        respond::execute(framework.serenity_context, framework.user_data, &target, &click.data.custom_id).await?;
+        let target = Target::new(
+            click.id,
+            &click.token,
+            click.channel_id,
+            click.guild_id,
+            &click.user,
+            click.member.as_ref(),
+            Origin::Button,
+        );
+        respond::click(framework.serenity_context, framework.user_data, &target, &click.data.custom_id).await?;
     }
     Ok(())
 }

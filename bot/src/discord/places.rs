@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, ChannelType, CreateThread, Http};
 
-use crate::host::Places;
+use host::{PlaceError, Places};
 
 /// Discord's limit on a thread's name.
 const THREAD_NAME_LIMIT: usize = 100;
@@ -24,9 +24,9 @@ impl Threads {
 
 #[async_trait]
 impl Places for Threads {
-    async fn open_place(&self, parent_channel: &str, title: &str) -> anyhow::Result<String> {
-        let mut parent = channel_id(parent_channel)
-            .ok_or_else(|| anyhow::anyhow!("{parent_channel} is not a Discord channel id"))?;
+    async fn open_place(&self, parent_channel: &str, title: &str) -> Result<String, PlaceError> {
+        let mut parent =
+            channel_id(parent_channel).ok_or_else(|| format!("{parent_channel} is not a Discord channel id"))?;
         // A thread cannot hold a thread: a game asked for inside one goes beside it.
         if let serenity::Channel::Guild(channel) = parent.to_channel(&self.http).await? {
             if channel.thread_metadata.is_some() {

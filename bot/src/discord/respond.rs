@@ -1,9 +1,7 @@
-//! From an interaction to the host and back: the command line a slash command or button stands
-//! for, the request, the deferral when the host is slow, and the host's reply as Discord
-//! messages (text with the pinged players, boards as PNG attachments shown in embeds, buttons,
-//! private errors as ephemeral messages).
-
-use std::fmt::Display;
+//! From an interaction to the host and back: the typed command a slash command builds or a
+//! button's custom id reads as, the request, the deferral when the host is slow, and the host's
+//! reply as Discord messages (text with the pinged players, boards as PNG attachments shown in
+//! embeds, buttons, private errors as ephemeral messages).
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -15,7 +13,7 @@ use tracing::{debug, warn};
 
 use super::places::{channel_id, Threads};
 use super::{Context, Data, Error, PLATFORM};
-use crate::host::{ButtonStyle, Command, Message, Reply, Request, User};
+use host::{ButtonStyle, Command, Mention, Message, Reply, Request, User};
 
 /// Discord's limits ("Message Object", "Component Reference").
 const CONTENT_LIMIT: usize = 2000;
@@ -23,40 +21,6 @@ const CUSTOM_ID_LIMIT: usize = 100;
 const BUTTONS_PER_ROW: usize = 5;
 const CHOICE_LIMIT: usize = 25;
 const CHOICE_TEXT_LIMIT: usize = 100;
-
-/// A host command line, built from typed options: `/challenge opponent:<@1> variant:chess`.
-pub struct Line(String);
-
-impl Line {
-    pub fn new(command: &str) -> Line {
-        Line(format!("/{command}"))
-    }
-
-    /// `key:value` when there is a value. Quotes keep spaces inside one value; a quote inside
-    /// cannot be written, so it is dropped.
-    pub fn opt(mut self, key: &str, value: Option<impl Display>) -> Line {
-        if let Some(value) = value {
-            let value = value.to_string().replace('"', "");
-            if value.contains(char::is_whitespace) {
-                self.0.push_str(&format!(" {key}:\"{value}\""));
-            } else {
-                self.0.push_str(&format!(" {key}:{value}"));
-            }
-        }
-        self
-    }
-
-    pub fn user(self, key: &str, user: Option<&serenity::User>) -> Line {
-        self.opt(key, user.map(|u| format!("<@{}>", u.id)))
-    }
-
-    /// Free text at the end (a move, which may have spaces: `e4 (Ne2, Rg1)`).
-    pub fn text(mut self, text: &str) -> Line {
-        self.0.push(' ');
-        self.0.push_str(text.trim());
-        self
-    }
-}
 
 /// Who acts, as the host knows them: their server nickname if they have one.
 pub fn user_of(user: &serenity::User, member: Option<&serenity::Member>) -> User {
@@ -73,6 +37,16 @@ pub struct Target<'a> {
     pub user: User,
     /// May run the server's tournaments (Manage Server).
     pub manager: bool,
+    pub origin: Origin,
+}
+
+/// What an interaction came from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Slash,
+    /// A click on a button of one of Chimera's messages: once its command has run, the
+    /// message's buttons are removed, so a used button cannot be pressed again.
+    Button,
 }
 
 impl<'a> Target<'a> {
@@ -83,35 +57,84 @@ impl<'a> Target<'a> {
         guild: Option<serenity::GuildId>,
         user: &serenity::User,
         member: Option<&serenity::Member>,
+        origin: Origin,
     ) -> Target<'a> {
-        Target { id, token, channel, guild, user: user_of(user, member), manager: super::is_manager(member) }
+        let (user, manager) = (user_of(user, member), super::is_manager(member));
+        Target { id, token, channel, guild, user, manager, origin }
     }
 }
 
-/// Runs a slash command's line as its user and answers.
-pub async fn run(ctx: Context<'_>, line: Line) -> Result<(), Error> {
+/// A user named in a slash option, as the host knows them: Discord resolved them, with their
+/// server nickname when the interaction carries it.
+pub fn person(ctx: Context<'_>, user: &serenity::User) -> User {
+    let member = match ctx {
+        poise::Context::Application(app) => app.interaction.data.resolved.members.get(&user.id),
+        poise::Context::Prefix(_) => None,
+    };
+    let nick = member.and_then(|m| m.nick.clone());
+    User { name: nick.unwrap_or_else(|| user_of(user, None).name), id: user.id.to_string() }
+}
+
+/// Runs a slash command's typed command as its user and answers; a free-text option that does
+/// not read (`time:soon`) is answered privately with what is wrong.
+pub async fn run(ctx: Context<'_>, command: Result<Command, String>) -> Result<(), Error> {
     let poise::Context::Application(app) = ctx else { return Ok(()) };
     let interaction = app.interaction;
     let (member, guild) = (interaction.member.as_deref(), interaction.guild_id);
-    let target =
-        Target::new(interaction.id, &interaction.token, interaction.channel_id, guild, &interaction.user, member);
-    // Users named in options are resolved by Discord; the host learns their names now.
-    let named: Vec<User> = interaction.data.resolved.users.values().map(|u| user_of(u, None)).collect();
-    if let Err(e) = ctx.data().host.introduce(PLATFORM, named).await {
-        warn!("{e:#}");
+    let target = Target::new(
+        interaction.id,
+        &interaction.token,
+        interaction.channel_id,
+        guild,
+        &interaction.user,
+        member,
+        Origin::Slash,
+    );
+    match command {
+        Ok(command) => execute(ctx.serenity_context(), ctx.data(), &target, command).await,
+        Err(why) => answer(&ctx.serenity_context().http, &target, Reply::error(why), false).await,
     }
-    execute(ctx.serenity_context(), ctx.data(), &target, &line.0).await
 }
 
-/// Parses `line` (a slash command's, or a button's custom id), runs it, and answers the
-/// interaction, deferring first if the host takes longer than the settings allow.
-pub async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, line: &str) -> Result<(), Error> {
-    let http = &ctx.http;
-    let command: Command = match line.parse() {
-        Ok(command) => command,
-        Err(e) => return answer(http, target, Reply::error(format!("{e}")), false).await,
+/// Runs a button's custom id (a command line the host wrote) as the user who clicked it.
+pub async fn click(ctx: &serenity::Context, data: &Data, target: &Target<'_>, custom_id: &str) -> Result<(), Error> {
+    let command = match custom_id.parse::<Command<Mention>>() {
+        Ok(typed) => resolve(&ctx.http, target.guild, typed).await,
+        Err(e) => Err(e.to_string()),
     };
-    debug!(user = %target.user.id, channel = %target.channel, line, "command");
+    match command {
+        Ok(command) => execute(ctx, data, target, command).await,
+        Err(why) => answer(&ctx.http, target, Reply::error(why), false).await,
+    }
+}
+
+/// The people a command read from text names, looked up on Discord: `<@id>` or `@id`.
+async fn resolve(http: &Http, guild: Option<serenity::GuildId>, typed: Command<Mention>) -> Result<Command, String> {
+    let mut found = Vec::new();
+    for Mention(text) in typed.people() {
+        let id =
+            text.strip_prefix("<@").and_then(|t| t.strip_suffix('>')).unwrap_or(text).trim_start_matches(['@', '!']);
+        let id = id.parse::<u64>().ok().filter(|&id| id != 0).ok_or(format!("`{text}` is not a Discord user"))?;
+        let user = serenity::UserId::new(id);
+        let member = match guild {
+            Some(guild) => guild.member(http, user).await.ok(),
+            None => None,
+        };
+        let user = match &member {
+            Some(member) => member.user.clone(),
+            None => user.to_user(http).await.map_err(|_| format!("there is no Discord user `{text}`"))?,
+        };
+        found.push(user_of(&user, member.as_ref()));
+    }
+    let mut found = found.into_iter();
+    typed.try_map_users(|_| found.next().ok_or_else(|| "a user went missing".to_string()))
+}
+
+/// Runs `command` and answers the interaction, deferring first if the host takes longer than
+/// the settings allow.
+async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, command: Command) -> Result<(), Error> {
+    let http = &ctx.http;
+    debug!(user = %target.user.id, channel = %target.channel, %command, "command");
     let request = Request {
         platform: PLATFORM.to_string(),
         server: target.guild.map(|g| g.to_string()),
@@ -131,8 +154,12 @@ pub async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, 
             return answer(http, target, reply, false).await;
         }
     }
-    // Discord forgets an interaction not answered in 3 s: say "thinking" now.
-    let defer = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+    // Discord forgets an interaction not answered in 3 s: say "thinking" now (for a button,
+    // acknowledge it and leave its message as it is for now).
+    let defer = match target.origin {
+        Origin::Slash => CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new()),
+        Origin::Button => CreateInteractionResponse::Acknowledge,
+    };
     defer.execute(http, (target.id, target.token)).await?;
     answer(http, target, work.await, true).await
 }
@@ -141,9 +168,30 @@ pub async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, 
 /// response, or after a deferral as the follow-up that replaces "thinking"); messages for another
 /// channel (a new game's thread) are posted there.
 pub async fn answer(http: &Http, target: &Target<'_>, reply: Reply, deferred: bool) -> Result<(), Error> {
+    let failed = reply.is_error();
     let (here, elsewhere): (Vec<Message>, Vec<Message>) =
         reply.messages.into_iter().partition(|m| m.channel.as_deref().is_none_or(|c| c == target.channel.to_string()));
     let mut here = here.into_iter().map(Outgoing::from).collect::<Vec<_>>();
+    if target.origin == Origin::Button && !failed {
+        // The button did its work: its message loses its buttons, and the answer follows.
+        if deferred {
+            EditInteractionResponse::new().components(Vec::new()).execute(http, target.token).await?;
+        } else {
+            let update = CreateInteractionResponseMessage::new().components(Vec::new());
+            CreateInteractionResponse::UpdateMessage(update).execute(http, (target.id, target.token)).await?;
+        }
+        for out in here {
+            out.followup().execute(http, (None, target.token)).await?;
+        }
+        return post_elsewhere(http, target, elsewhere).await;
+    }
+    if target.origin == Origin::Button && deferred {
+        // A refused click after an acknowledgement: the refusal follows privately.
+        for out in here {
+            out.followup().execute(http, (None, target.token)).await?;
+        }
+        return Ok(());
+    }
     if here.is_empty() {
         // Everything went elsewhere; the interaction still needs its answer.
         let places: Vec<String> =
@@ -167,6 +215,11 @@ pub async fn answer(http: &Http, target: &Target<'_>, reply: Reply, deferred: bo
     if private_after_deferral {
         http.delete_original_interaction_response(target.token).await?;
     }
+    post_elsewhere(http, target, elsewhere).await
+}
+
+/// Posts the messages of a reply meant for other channels (a new game's thread).
+async fn post_elsewhere(http: &Http, target: &Target<'_>, elsewhere: Vec<Message>) -> Result<(), Error> {
     for message in elsewhere {
         let Some(channel) = message.channel.as_deref().and_then(channel_id) else { continue };
         Outgoing::from(message).message().execute(http, (channel, target.guild)).await?;
@@ -231,25 +284,23 @@ impl From<Message> for Outgoing {
         let mut embeds = Vec::new();
         for image in message.images {
             embeds.push(CreateEmbed::new().image(format!("attachment://{}", image.file_name)).colour(0x5b8c5a));
-            files.push(CreateAttachment::bytes(image.png, image.file_name).description(clip(&image.alt, 1024)));
+            files.push(CreateAttachment::bytes(image.bytes, image.file_name).description(clip(&image.alt, 1024)));
         }
         let buttons: Vec<CreateButton> = message
             .buttons
             .into_iter()
-            .filter(|b| {
-                let fits = b.command.len() <= CUSTOM_ID_LIMIT;
-                if !fits {
-                    warn!(command = %b.command, "a button's command is too long for a custom id; left out");
+            .filter_map(|b| {
+                let custom_id = b.command.to_string();
+                if custom_id.len() > CUSTOM_ID_LIMIT {
+                    warn!(%custom_id, "a button's command is too long for a custom id; left out");
+                    return None;
                 }
-                fits
-            })
-            .map(|b| {
                 let style = match b.style {
                     ButtonStyle::Primary => serenity::ButtonStyle::Primary,
                     ButtonStyle::Secondary => serenity::ButtonStyle::Secondary,
                     ButtonStyle::Danger => serenity::ButtonStyle::Danger,
                 };
-                CreateButton::new(b.command).label(clip(&b.label, 80)).style(style)
+                Some(CreateButton::new(custom_id).label(clip(&b.label, 80)).style(style))
             })
             .collect();
         let components =
@@ -330,21 +381,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_quote_values_with_spaces() {
-        let line = Line::new("tournament").opt("name", Some("Spring \"Open\" 2027")).opt("rounds", Some(5));
-        assert_eq!(line.0, "/tournament name:\"Spring Open 2027\" rounds:5");
-    }
-
-    #[test]
-    fn a_slash_line_parses_as_the_console_would() {
-        let line = Line::new("challenge").opt("opponent", Some("<@123456789012345678>")).opt("variant", Some("golem"));
-        let command: Command = line.0.parse().unwrap();
-        assert!(matches!(command, Command::Challenge { opponent: Some(m), .. } if m.0 == "123456789012345678"));
-        let grolman: Command = Line::new("move").text("e4 (Ne2, Rg1)").0.parse().unwrap();
-        assert!(matches!(grolman, Command::Move { ref text, .. } if text == "e4 (Ne2, Rg1)"));
-    }
-
-    #[test]
     fn channel_ids_become_links_and_game_numbers_stay() {
         assert_eq!(link_channels("Game #12 is in #123456789012345678."), "Game #12 is in <#123456789012345678>.");
     }
@@ -360,7 +396,8 @@ mod tests {
     fn buttons_come_five_to_a_row() {
         let mut message = Message::text("pick");
         for i in 0..7 {
-            message = message.with_button(&format!("turn {i}"), format!("/move e4 game:{i}"), ButtonStyle::Secondary);
+            let command = Command::Move { text: "e4".into(), confirm: false, game: Some(i) };
+            message = message.with_button(&format!("turn {i}"), command, ButtonStyle::Secondary);
         }
         assert_eq!(Outgoing::from(message).components.len(), 2);
     }

@@ -5,7 +5,7 @@ use std::env;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use render::Theme;
+use host::Theme;
 
 /// Everything `chimera discord` is configured with.
 #[derive(Clone, Debug)]
@@ -27,6 +27,8 @@ pub struct Settings {
     /// A command still unanswered after this long is deferred ("Chimera is thinking…"), so
     /// Discord's three seconds never run out. Zero defers every command.
     pub defer_after: Duration,
+    /// How much one user may do at once, and how fast.
+    pub limits: host::Limits,
 }
 
 /// Which shards this process runs.
@@ -66,12 +68,13 @@ impl Settings {
             token,
             guild: None,
             proxy_url: None,
-            db: data::default_path(),
+            db: host::default_database(),
             board_size: render::BoardView::DEFAULT_SIZE,
             theme: Theme::default(),
             shards: Shards::Auto,
             tick: Duration::from_secs(1),
             defer_after: Duration::from_millis(1500),
+            limits: host::Limits::default(),
         };
         let guild = parse_with("DISCORD_GUILD_ID", &get, |v| v.parse::<u64>().map_err(|_| "not a guild id".into()))?;
         settings.guild = guild;
@@ -113,14 +116,29 @@ impl Settings {
         })? {
             settings.defer_after = Duration::from_millis(ms);
         }
+        let limits = &mut settings.limits;
+        for (name, limit) in [
+            ("CHIMERA_LIMIT_OPEN_CHALLENGES", &mut limits.open_challenges),
+            ("CHIMERA_LIMIT_GAMES", &mut limits.games),
+            ("CHIMERA_LIMIT_COMMANDS", &mut limits.commands),
+            ("CHIMERA_LIMIT_TOURNAMENT_SIZE", &mut limits.tournament_size),
+        ] {
+            if let Some(n) = parse_with(name, &get, |v| match v.parse::<usize>() {
+                Ok(n) if (1..=100_000).contains(&n) => Ok(n),
+                _ => Err("needs a number from 1 to 100000".into()),
+            })? {
+                *limit = n;
+            }
+        }
         Ok(settings)
     }
 
     /// The host's settings for this bot.
-    pub fn host(&self) -> crate::host::Settings {
-        let mut host = crate::host::Settings::new(self.db.clone(), super::PLATFORM);
+    pub fn host(&self) -> host::Settings {
+        let mut host = host::Settings::new(self.db.clone(), super::PLATFORM);
         host.board_size = self.board_size;
         host.theme = self.theme;
+        host.limits = self.limits;
         host
     }
 }
@@ -166,7 +184,7 @@ mod tests {
         assert_eq!(settings.token, "abc.def.ghi");
         assert_eq!(settings.guild, None);
         assert_eq!(settings.shards, Shards::Auto);
-        assert_eq!(settings.db, data::default_path());
+        assert_eq!(settings.db, host::default_database());
     }
 
     #[test]
@@ -187,8 +205,14 @@ mod tests {
             ("DISCORD_SHARDS", "2-3/8"),
             ("CHIMERA_TICK_MS", "250"),
             ("CHIMERA_DEFER_MS", "0"),
+            ("CHIMERA_LIMIT_OPEN_CHALLENGES", "3"),
+            ("CHIMERA_LIMIT_GAMES", "4"),
+            ("CHIMERA_LIMIT_COMMANDS", "50"),
+            ("CHIMERA_LIMIT_TOURNAMENT_SIZE", "16"),
         ])
         .unwrap();
+        let limits = host::Limits { open_challenges: 3, games: 4, commands: 50, tournament_size: 16 };
+        assert_eq!(settings.limits, limits);
         assert_eq!(settings.guild, Some(123));
         assert_eq!(settings.proxy_url.as_deref(), Some("http://127.0.0.1:9000"));
         assert_eq!(settings.db, PathBuf::from("/tmp/x.db"));
@@ -234,6 +258,8 @@ mod tests {
             ("DISCORD_SHARDS", "0-8/8"),
             ("DISCORD_SHARDS", "many"),
             ("CHIMERA_DEFER_MS", "5000"),
+            ("CHIMERA_LIMIT_GAMES", "0"),
+            ("CHIMERA_LIMIT_COMMANDS", "lots"),
         ] {
             let error = read(&[("DISCORD_TOKEN", "t"), (name, value)]).unwrap_err().to_string();
             assert!(error.starts_with(name), "{name}={value}: {error}");

@@ -1,13 +1,14 @@
-//! `/tournament` and its subcommands, each written as the host's command line like the others.
+//! `/tournament` and its subcommands, each building the host's typed command like the others.
 
+use host::{Command, Format, TimeControl, TournamentCommand, RATED_BY_DEFAULT};
 use poise::serenity_prelude as serenity;
 
-use super::commands::{yes, VariantChoice};
-use super::respond::{run, Line};
+use super::commands::{read, VariantOption};
+use super::respond::{person, run};
 use super::{Context, Error};
 
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
-pub enum FormatChoice {
+pub enum FormatOption {
     #[name = "Swiss"]
     Swiss,
     #[name = "Round robin"]
@@ -16,18 +17,18 @@ pub enum FormatChoice {
     Knockout,
 }
 
-impl FormatChoice {
-    fn id(self) -> &'static str {
-        match self {
-            FormatChoice::Swiss => "swiss",
-            FormatChoice::RoundRobin => "round-robin",
-            FormatChoice::Knockout => "knockout",
+impl From<FormatOption> for Format {
+    fn from(option: FormatOption) -> Format {
+        match option {
+            FormatOption::Swiss => Format::Swiss,
+            FormatOption::RoundRobin => Format::RoundRobin,
+            FormatOption::Knockout => Format::Knockout,
         }
     }
 }
 
-fn sub(action: &str) -> Line {
-    Line::new("tournament").text(action)
+async fn sub(ctx: Context<'_>, command: TournamentCommand) -> Result<(), Error> {
+    run(ctx, Ok(Command::Tournament(command))).await
 }
 
 /// Bot-run tournaments: Swiss, round robin and knockout
@@ -49,8 +50,8 @@ pub async fn create(
     #[description = "Its name"]
     #[max_length = 60]
     name: String,
-    #[description = "Which game"] variant: VariantChoice,
-    #[description = "How players are paired"] format: FormatChoice,
+    #[description = "Which game"] variant: VariantOption,
+    #[description = "How players are paired"] format: FormatOption,
     #[description = "Swiss only: how many rounds (from the field's size by default)"]
     #[min = 1]
     #[max = 30]
@@ -61,16 +62,20 @@ pub async fn create(
     starts: Option<String>,
     #[description = "Round robin only: everyone meets twice"] double: Option<bool>,
 ) -> Result<(), Error> {
-    let line = sub("create")
-        .opt("name", Some(name))
-        .opt("variant", Some(variant.id()))
-        .opt("format", Some(format.id()))
-        .opt("rounds", rounds)
-        .opt("time", time)
-        .opt("rated", yes(rated))
-        .opt("starts", starts)
-        .opt("double", yes(double));
-    run(ctx, line).await
+    let typed = read::<TimeControl>(time).and_then(|time| Ok((time, read(starts)?)));
+    let command = typed.map(|(time, starts)| {
+        Command::Tournament(TournamentCommand::Create {
+            name: name.trim().to_string(),
+            variant: variant.into(),
+            format: format.into(),
+            rounds,
+            time: time.unwrap_or_default(),
+            rated: rated.unwrap_or(RATED_BY_DEFAULT),
+            starts,
+            double: double.unwrap_or(false),
+        })
+    });
+    run(ctx, command).await
 }
 
 /// Join a tournament that has not started
@@ -79,7 +84,7 @@ pub async fn join(
     ctx: Context<'_>,
     #[description = "Which tournament, when there are several"] id: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, sub("join").opt("id", id)).await
+    sub(ctx, TournamentCommand::Join { id }).await
 }
 
 /// Leave a tournament before it starts
@@ -88,7 +93,7 @@ pub async fn leave(
     ctx: Context<'_>,
     #[description = "Which tournament, when there are several"] id: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, sub("leave").opt("id", id)).await
+    sub(ctx, TournamentCommand::Leave { id }).await
 }
 
 /// Start a tournament now (its organiser or a server manager)
@@ -97,7 +102,7 @@ pub async fn start(
     ctx: Context<'_>,
     #[description = "Which tournament, when there are several"] id: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, sub("start").opt("id", id)).await
+    sub(ctx, TournamentCommand::Start { id }).await
 }
 
 /// The standings, with tie-breaks, as a table and a picture
@@ -106,7 +111,7 @@ pub async fn standings(
     ctx: Context<'_>,
     #[description = "Which tournament, when there are several"] id: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, sub("standings").opt("id", id)).await
+    sub(ctx, TournamentCommand::Standings { id }).await
 }
 
 /// The pairings of a round (the current one by default)
@@ -118,7 +123,7 @@ pub async fn pairings(
     round: Option<u32>,
     #[description = "Which tournament, when there are several"] id: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, sub("pairings").opt("round", round).opt("id", id)).await
+    sub(ctx, TournamentCommand::Pairings { round, id }).await
 }
 
 /// Withdraw a player: their game is forfeited and they are paired no more (organiser or manager)
@@ -128,7 +133,7 @@ pub async fn withdraw(
     #[description = "Who withdraws"] player: serenity::User,
     #[description = "Which tournament, when there are several"] id: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, sub("withdraw").user("player", Some(&player)).opt("id", id)).await
+    sub(ctx, TournamentCommand::Withdraw { player: person(ctx, &player), id }).await
 }
 
 /// Cancel a tournament (its organiser or a server manager)
@@ -137,17 +142,17 @@ pub async fn cancel(
     ctx: Context<'_>,
     #[description = "Which tournament, when there are several"] id: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, sub("cancel").opt("id", id)).await
+    sub(ctx, TournamentCommand::Cancel { id }).await
 }
 
 /// This server's tournaments
 #[poise::command(slash_command, guild_only)]
 pub async fn list(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, sub("list")).await
+    sub(ctx, TournamentCommand::List).await
 }
 
 /// How tournaments work: formats, byes, tie-breaks, withdrawals, deciders
 #[poise::command(slash_command, guild_only)]
 pub async fn help(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, sub("help")).await
+    sub(ctx, TournamentCommand::Help).await
 }

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chimera::host::{Message, Reply};
+use host::{Message, Reply};
 
 use super::{text, Harness};
 

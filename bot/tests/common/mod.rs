@@ -7,7 +7,7 @@ pub mod event;
 use std::sync::Arc;
 
 use chimera::console::Console;
-use chimera::host::{Host, ManualClock, Message, Reply, Settings};
+use host::{Host, ManualClock, Message, Reply, Settings};
 use tempfile::TempDir;
 
 /// Some Tuesday in 2023, so clocks start far from zero.
@@ -21,13 +21,19 @@ pub struct Harness {
     dir: TempDir,
     pub clock: ManualClock,
     console: Option<Console>,
+    tweak: fn(&mut Settings),
 }
 
 impl Harness {
     pub async fn new() -> Harness {
+        Harness::with_settings(|_| {}).await
+    }
+
+    /// A harness whose host has the test's settings changed by `tweak`.
+    pub async fn with_settings(tweak: fn(&mut Settings)) -> Harness {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let clock = ManualClock::new(T0);
-        let mut harness = Harness { dir, clock, console: None };
+        let mut harness = Harness { dir, clock, console: None, tweak };
         harness.console = Some(harness.open().await);
         harness
     }
@@ -36,6 +42,7 @@ impl Harness {
         let mut settings = Settings::new(self.dir.path().join("chimera.db"), "console");
         settings.clock = Arc::new(self.clock.clone());
         settings.board_size = 320;
+        (self.tweak)(&mut settings);
         Console::new(Host::open(settings).await.expect("the host opens"), "general")
     }
 
@@ -64,7 +71,7 @@ impl Harness {
 
     /// Runs a console line (`alice: /move e4`).
     pub async fn say(&self, line: &str) -> Reply {
-        self.console().line(line).await.expect("a command line")
+        self.console().line(line).await.expect("a command line").reply
     }
 
     /// Runs a line that must succeed; returns all its text.

@@ -1,5 +1,5 @@
-//! Buttons carry the game they were made for, keep working across a restart, and refuse once
-//! stale; a game asked for in a busy channel gets a thread.
+//! Buttons carry the game they were made for, keep working across a restart, are removed once
+//! used and refuse once stale; a game asked for in a busy channel gets a thread.
 
 use fakecord::CallbackType;
 use serde_json::json;
@@ -17,18 +17,16 @@ async fn buttons_work_after_the_bot_restarts() {
     world.stop_bot().await;
     world.start_bot().await;
 
-    let accepted = world.fake.click(world.bob, challenge.id, &accept).unwrap().response().await.unwrap().message;
+    let accepted = world.press(world.bob, &challenge, "/accept").await.used();
     assert!(accepted.content.contains("Game 1 begins"), "{}", accepted.content);
     assert_board(&accepted);
-    let again = world.fake.click(world.bob, challenge.id, &accept).unwrap().response().await.unwrap().message;
-    assert!(again.is_ephemeral(), "a used button changes nothing: {}", again.content);
+    assert!(world.fake.click(world.bob, challenge.id, &accept).is_err(), "the used button is gone");
 
     let asked = world.slash(world.alice, world.lobby, "resign", json!({})).await.message;
     assert!(asked.is_ephemeral(), "resigning asks privately first: {}", asked.content);
-    let confirm = button(&asked, "/resign confirm:yes");
     world.stop_bot().await;
     world.start_bot().await;
-    let resigned = world.fake.click(world.alice, asked.id, &confirm).unwrap().response().await.unwrap().message;
+    let resigned = world.press(world.alice, &asked, "/resign confirm:yes").await.used();
     assert!(resigned.content.contains("alice resigns"), "{}", resigned.content);
 }
 
@@ -46,8 +44,7 @@ async fn draw_and_takeback_offers_are_answered_by_buttons() {
         )
         .await
         .message;
-    let yes = button(&offer, "/takeback accept");
-    let taken = world.fake.click(world.bob, offer.id, &yes).unwrap().response().await.unwrap().message;
+    let taken = world.press(world.bob, &offer, "/takeback accept").await.used();
     assert!(taken.content.contains("takeback") || taken.content.contains("takes back"), "{}", taken.content);
     assert_board(&taken);
     world.play(world.lobby, &["d4", "d5"]).await;
@@ -55,12 +52,11 @@ async fn draw_and_takeback_offers_are_answered_by_buttons() {
         .slash(world.alice, world.lobby, "draw", json!({ "action": world.choice("draw", "action", "offer a draw") }))
         .await
         .message;
-    let mine =
-        world.fake.click(world.alice, draw.id, &button(&draw, "/draw accept")).unwrap().response().await.unwrap();
-    assert!(mine.message.is_ephemeral(), "one cannot accept one's own offer: {}", mine.message.content);
-    let agreed =
-        world.fake.click(world.bob, draw.id, &button(&draw, "/draw accept")).unwrap().response().await.unwrap();
-    assert!(agreed.message.content.contains("Draw by agreement"), "{}", agreed.message.content);
+    let mine = world.press(world.alice, &draw, "/draw accept").await;
+    assert!(mine.updated.is_none(), "a refused click leaves the buttons");
+    assert!(mine.answer.is_ephemeral(), "one cannot accept one's own offer: {}", mine.answer.content);
+    let agreed = world.press(world.bob, &draw, "/draw accept").await.used();
+    assert!(agreed.content.contains("Draw by agreement"), "{}", agreed.content);
 }
 
 #[tokio::test]
@@ -70,8 +66,7 @@ async fn a_game_in_a_busy_channel_starts_in_a_thread() {
     let variant = world.choice("challenge", "variant", "Werewolf Chess");
     let args = json!({ "variant": variant, "opponent": world.alice.get().to_string() });
     let challenge = world.slash(world.carol, world.lobby, "challenge", args).await.message;
-    let accepted = world.fake.click(world.alice, challenge.id, &button(&challenge, "/accept")).unwrap();
-    let answer = accepted.response().await.unwrap().message;
+    let answer = world.press(world.alice, &challenge, "/accept").await.used();
     let threads = world.fake.threads_of(world.lobby);
     assert_eq!(threads.len(), 1, "one thread for the second game");
     let thread = &threads[0];
@@ -127,4 +122,23 @@ async fn an_error_after_a_deferral_stays_private() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert!(placeholder_gone, "no public trace of the error is left");
+}
+
+#[tokio::test]
+async fn a_slow_click_is_acknowledged_then_its_buttons_go() {
+    let world = World::with(&[("CHIMERA_DEFER_MS", "0")]).await;
+    world.start_game(world.lobby, "chess").await;
+    world.play(world.lobby, &["e4"]).await;
+    let action = world.choice("draw", "action", "offer a draw");
+    let offer = world.slash(world.alice, world.lobby, "draw", json!({ "action": action })).await.message;
+    // A refused click: acknowledged, refused privately, and the buttons stay for bob.
+    let refused = world.fake.click(world.alice, offer.id, &button(&offer, "/draw accept")).unwrap();
+    assert_eq!(refused.callback().await.unwrap().0, CallbackType::DeferredUpdateMessage);
+    let why = &refused.followups(1).await.unwrap()[0];
+    assert!(why.is_ephemeral(), "{}", why.content);
+    let still = world.fake.messages_in(world.lobby).into_iter().find(|m| m.id == offer.id).unwrap();
+    assert_eq!(still.components().len(), 2, "the offer keeps its buttons");
+    // bob's click runs: the buttons go, and the answer follows.
+    let agreed = world.press(world.bob, &offer, "/draw accept").await.used();
+    assert!(agreed.content.contains("Draw by agreement"), "{}", agreed.content);
 }

@@ -80,3 +80,26 @@ async fn unknown_values_are_refused_with_a_reason() {
     let none = world.slash(world.alice, world.lobby, "accept", json!({})).await.message;
     assert!(none.is_ephemeral(), "{}", none.content);
 }
+
+#[tokio::test]
+async fn an_option_typed_into_the_move_field_is_move_text() {
+    let world = World::new().await;
+    world.start_game(world.lobby, "grolman").await;
+    world.play(world.lobby, &["f2f3 (e1f2 d1e1)", "c7c5 (d8c7 e8d8)"]).await;
+    // This turn leaves White's king attacked, which loses at once: it needs `confirm`. Typed
+    // inside the move field, `confirm:yes` is part of the move's text, and no move reads so.
+    let typed = json!({ "move": "f2g3 (e1f2) confirm:yes" });
+    let refused = world.slash(world.alice, world.lobby, "move", typed).await.message;
+    assert!(refused.is_ephemeral(), "{}", refused.content);
+    assert!(refused.content.contains("confirm:yes"), "the whole text was read as the move: {}", refused.content);
+    let game = world.slash(world.carol, world.lobby, "game", json!({})).await.message;
+    assert!(
+        game.content.ends_with("Moves: 1. f3 (Kf2, Qe1) c5 (Qc7, Kd8)\nalice (White) to move."),
+        "nothing was played: {}",
+        game.content
+    );
+    // The option itself confirms.
+    let confirmed = json!({ "move": "f2g3 (e1f2)", "confirm": true });
+    let lost = world.slash(world.alice, world.lobby, "move", confirmed).await.message;
+    assert!(lost.content.contains("Black wins"), "{}", lost.content);
+}

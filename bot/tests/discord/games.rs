@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::harness::{assert_board, World};
+use crate::harness::{assert_board, assert_board_and_replay, World};
 
 /// A short decisive game per variant, White first; `confirm` marks a Grolman turn that loses.
 const GAMES: [(&str, &[&str], &str); 6] = [
@@ -42,7 +42,11 @@ async fn every_variant_is_played_to_its_end() {
             let args = if confirm { json!({ "move": text, "confirm": true }) } else { json!({ "move": text }) };
             let answer = world.slash(user, table, "move", args).await.message;
             assert!(!answer.is_ephemeral(), "{variant} {text}: {}", answer.content);
-            assert_board(&answer);
+            if i + 1 == moves.len() {
+                assert_board_and_replay(&answer, moves.len() + 1);
+            } else {
+                assert_board(&answer);
+            }
             last = Some(answer);
         }
         let end = last.expect("a move").content;

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use chimera::discord::{serve, Settings};
-use fakecord::{ChannelId, FakeDiscord, GuildId, Message, Response, UserId};
+use fakecord::{CallbackType, ChannelId, FakeDiscord, GuildId, Message, Response, UserId};
 use serde_json::Value;
 use tempfile::TempDir;
 use tokio::sync::oneshot;
@@ -54,6 +54,8 @@ impl World {
             ("CHIMERA_DB".into(), self.dir.path().join("chimera.db").display().to_string()),
             ("CHIMERA_BOARD_SIZE".into(), "320".into()),
             ("CHIMERA_TICK_MS".into(), "200".into()),
+            // The test users play whole games in a second; people are slower.
+            ("CHIMERA_LIMIT_COMMANDS".into(), "1000".into()),
         ]);
         env.extend(self.env.iter().cloned());
         Settings::from_lookup(|name| env.get(name).cloned()).expect("valid settings")
@@ -127,7 +129,39 @@ impl World {
         let challenge = self.slash(self.alice, channel, "challenge", args).await.message;
         let accept = button(&challenge, "/accept");
         let accepted = self.fake.click(self.bob, challenge.id, &accept).expect("the button is there");
-        accepted.response().await.expect("the acceptance is answered").message
+        accepted.followups(1).await.expect("the acceptance is answered").remove(0)
+    }
+
+    /// Clicks `user`'s way on the button of `message` whose command starts with `prefix`.
+    pub async fn press(&self, user: UserId, message: &Message, prefix: &str) -> Pressed {
+        let custom_id = button(message, prefix);
+        let click = self.fake.click(user, message.id, &custom_id).expect("the button is there");
+        let response = click.response().await.expect("the click is answered");
+        match response.callback {
+            // The command ran: the clicked message was updated, and the answer followed.
+            CallbackType::UpdateMessage | CallbackType::DeferredUpdateMessage => {
+                let answer = click.followups(1).await.expect("the answer follows").remove(0);
+                Pressed { answer, updated: Some(response.message) }
+            }
+            _ => Pressed { answer: response.message, updated: None },
+        }
+    }
+}
+
+/// What a click did.
+pub struct Pressed {
+    /// The answer to it: what the command said, or why it was refused.
+    pub answer: Message,
+    /// The clicked message as the click left it, when its command ran.
+    pub updated: Option<Message>,
+}
+
+impl Pressed {
+    /// Checks that the command ran and its message lost its buttons; returns the answer.
+    pub fn used(self) -> Message {
+        let updated = self.updated.unwrap_or_else(|| panic!("the click was refused: {}", self.answer.content));
+        assert!(updated.components().is_empty(), "a used button is removed: {:?}", updated.components());
+        self.answer
     }
 }
 
@@ -141,6 +175,26 @@ pub fn button(message: &Message, prefix: &str) -> String {
 /// decodes to a square picture of the configured size.
 pub fn assert_board(message: &Message) {
     assert_eq!(message.attachments.len(), 1, "{}", message.content);
+    assert_board_first(message);
+}
+
+/// Checks that a game's last message shows its final board and then its replay: a GIF of
+/// `frames` frames, in an embed of its own.
+pub fn assert_board_and_replay(message: &Message, frames: usize) {
+    assert_eq!(message.attachments.len(), 2, "{}", message.content);
+    assert_board_first(message);
+    let replay = &message.attachments[1];
+    assert!(replay.filename.ends_with(".gif"), "{}", replay.filename);
+    assert_eq!(message.embeds[1]["image"]["url"].as_str(), Some(format!("attachment://{}", replay.filename).as_str()));
+    let mut decoder = gif::DecodeOptions::new().read_info(replay.bytes.as_slice()).expect("a GIF");
+    let mut n = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        n += 1;
+    }
+    assert_eq!(n, frames, "one frame per position");
+}
+
+fn assert_board_first(message: &Message) {
     let attachment = &message.attachments[0];
     assert!(attachment.filename.ends_with(".png"), "{}", attachment.filename);
     let image = message.embeds[0]["image"]["url"].as_str().unwrap_or_default();

@@ -8,7 +8,7 @@ async fn commands_are_registered_in_the_guild_with_typed_options() {
     let world = World::new().await;
     let commands = world.fake.registered_commands();
     let names: Vec<&str> = commands.iter().map(|c| c.name.as_str()).collect();
-    for host_command in chimera::host::COMMANDS {
+    for host_command in host::COMMANDS {
         assert!(names.contains(&host_command.name), "/{} is registered", host_command.name);
     }
     assert!(commands.iter().all(|c| c.guild == Some(world.guild)), "DISCORD_GUILD_ID registers in that guild only");

@@ -1,16 +1,15 @@
-use crate::testing::{new_game, temp_store, START};
+use crate::testing::{new_game, on_both_backends, TestDb, START};
 use crate::{Acceptance, Challenge, ColorChoice, Error, NewChallenge, PlayerId, Store};
 
 struct Fixture {
-    _dir: tempfile::TempDir,
     store: Store,
     ann: PlayerId,
     bob: PlayerId,
     cat: PlayerId,
 }
 
-fn fixture() -> Fixture {
-    let (dir, mut store) = temp_store();
+fn fixture(db: &TestDb) -> Fixture {
+    let mut store = db.store();
     let (ann, bob, cat) = store
         .write(|tx| {
             Ok((
@@ -20,7 +19,7 @@ fn fixture() -> Fixture {
             ))
         })
         .unwrap();
-    Fixture { _dir: dir, store, ann, bob, cat }
+    Fixture { store, ann, bob, cat }
 }
 
 fn challenge(by: PlayerId, to: Option<PlayerId>, color: ColorChoice, expires_at: i64) -> NewChallenge {
@@ -52,9 +51,8 @@ fn create(store: &mut Store, new: NewChallenge) -> Challenge {
     store.write(|tx| tx.create_challenge(&new, 10)).unwrap()
 }
 
-#[test]
-fn accepting_a_challenge_starts_its_game_and_removes_it() {
-    let Fixture { mut store, ann, bob, .. } = fixture();
+fn accepting_a_challenge_starts_its_game_and_removes_it(db: &TestDb) {
+    let Fixture { mut store, ann, bob, .. } = fixture(db);
     let c = create(&mut store, challenge(ann, Some(bob), ColorChoice::Black, 100));
     assert_eq!(c.challenged, Some(bob));
     let game = store.write(|tx| tx.accept_challenge(c.id, &acceptance(bob), 20)).unwrap();
@@ -64,9 +62,8 @@ fn accepting_a_challenge_starts_its_game_and_removes_it() {
     assert!(matches!(store.read(|tx| tx.challenge(c.id)), Err(Error::NotFound { what: "challenge", .. })));
 }
 
-#[test]
-fn the_toss_decides_a_random_colour_and_an_open_challenge_is_for_anyone_else() {
-    let Fixture { mut store, ann, cat, .. } = fixture();
+fn the_toss_decides_a_random_colour_and_an_open_challenge_is_for_anyone_else(db: &TestDb) {
+    let Fixture { mut store, ann, cat, .. } = fixture(db);
     let c = create(&mut store, challenge(ann, None, ColorChoice::Random, 100));
     let own = store.write(|tx| tx.accept_challenge(c.id, &acceptance(ann), 20)).unwrap_err();
     assert!(matches!(own, Error::OwnChallenge { .. }), "{own}");
@@ -77,9 +74,8 @@ fn the_toss_decides_a_random_colour_and_an_open_challenge_is_for_anyone_else() {
     assert_eq!(game.channel, "thread-9");
 }
 
-#[test]
-fn a_challenge_is_refused_to_a_stranger_after_expiry_and_in_a_busy_channel() {
-    let Fixture { mut store, ann, bob, cat, .. } = fixture();
+fn a_challenge_is_refused_to_a_stranger_after_expiry_and_in_a_busy_channel(db: &TestDb) {
+    let Fixture { mut store, ann, bob, cat, .. } = fixture(db);
     let c = create(&mut store, challenge(ann, Some(bob), ColorChoice::White, 100));
 
     let stranger = store.write(|tx| tx.accept_challenge(c.id, &acceptance(cat), 20)).unwrap_err();
@@ -97,9 +93,8 @@ fn a_challenge_is_refused_to_a_stranger_after_expiry_and_in_a_busy_channel() {
     store.write(|tx| tx.accept_challenge(c.id, &acceptance(bob), 60)).unwrap();
 }
 
-#[test]
-fn a_challenge_is_declined_by_its_player_or_withdrawn_by_its_maker_only() {
-    let Fixture { mut store, ann, bob, cat, .. } = fixture();
+fn a_challenge_is_declined_by_its_player_or_withdrawn_by_its_maker_only(db: &TestDb) {
+    let Fixture { mut store, ann, bob, cat, .. } = fixture(db);
     let directed = create(&mut store, challenge(ann, Some(bob), ColorChoice::White, 100));
     let open = create(&mut store, challenge(ann, None, ColorChoice::White, 100));
 
@@ -113,9 +108,8 @@ fn a_challenge_is_declined_by_its_player_or_withdrawn_by_its_maker_only() {
     assert!(store.read(|tx| tx.channel_challenges("test", "c1", 0)).unwrap().is_empty());
 }
 
-#[test]
-fn challenges_are_listed_until_they_expire_and_then_expired_once() {
-    let Fixture { mut store, ann, bob, cat, .. } = fixture();
+fn challenges_are_listed_until_they_expire_and_then_expired_once(db: &TestDb) {
+    let Fixture { mut store, ann, bob, cat, .. } = fixture(db);
     let soon = create(&mut store, challenge(ann, Some(bob), ColorChoice::White, 50));
     let later = create(&mut store, challenge(cat, None, ColorChoice::White, 90));
     let mut elsewhere = challenge(bob, Some(cat), ColorChoice::White, 90);
@@ -137,3 +131,11 @@ fn challenges_are_listed_until_they_expire_and_then_expired_once() {
     assert!(store.write(|tx| tx.expire_challenges(60)).unwrap().is_empty());
     assert_eq!(store.write(|tx| tx.expire_challenges(90)).unwrap(), [later, elsewhere]);
 }
+
+on_both_backends!(
+    accepting_a_challenge_starts_its_game_and_removes_it,
+    the_toss_decides_a_random_colour_and_an_open_challenge_is_for_anyone_else,
+    a_challenge_is_refused_to_a_stranger_after_expiry_and_in_a_busy_channel,
+    a_challenge_is_declined_by_its_player_or_withdrawn_by_its_maker_only,
+    challenges_are_listed_until_they_expire_and_then_expired_once,
+);

@@ -1,20 +1,37 @@
 use rusqlite::Connection;
 
-use super::{migrations, SCHEMA_VERSION};
-use crate::testing::{new_game, store_with_game, temp_store, two_players, START};
-use crate::{Error, GameState, Store};
+use super::SCHEMA_VERSION;
+use crate::pg::{self, PgConn};
+use crate::testing::{new_game, on_both_backends, store_with_game, two_players, TestDb};
+use crate::{ClockKind, Error, GameState, Location, Store, Synchronous, TimeControl};
 
-#[test]
-fn the_migrations_are_valid_and_their_count_is_the_schema_version() {
-    migrations().validate().unwrap();
-    let (_dir, store) = temp_store();
-    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+/// A statement refused by one of the schema's own constraints, on either backend.
+fn refused_by_schema(e: &Error) -> bool {
+    match e {
+        Error::Sqlite(e) => e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation),
+        Error::Postgres(e) => e.code().is_some_and(|code| code.code().starts_with("23")),
+        _ => false,
+    }
 }
 
 #[test]
-fn a_new_database_is_in_wal_mode_with_foreign_keys_and_full_sync() {
-    let (_dir, store) = temp_store();
-    let conn = store.connection();
+fn the_sqlite_migrations_are_valid() {
+    crate::sqlite::migrations().validate().unwrap();
+}
+
+fn a_new_database_has_the_schema_version_of_this_build_and_is_sound(db: &TestDb) {
+    let store = db.store();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    store.check_integrity().unwrap();
+    // Opening again migrates nothing and keeps the version.
+    assert_eq!(db.store().schema_version().unwrap(), SCHEMA_VERSION);
+}
+
+#[test]
+fn a_new_sqlite_database_is_in_wal_mode_with_foreign_keys_and_full_sync() {
+    let db = TestDb::sqlite();
+    let store = db.store();
+    let conn = store.sqlite_connection().unwrap();
     let pragma = |name: &str| -> String {
         conn.query_row(&format!("PRAGMA {name}"), [], |row| row.get::<_, rusqlite::types::Value>(0))
             .map(|value| match value {
@@ -28,115 +45,193 @@ fn a_new_database_is_in_wal_mode_with_foreign_keys_and_full_sync() {
     assert_eq!(pragma("foreign_keys"), "1");
     assert_eq!(pragma("synchronous"), "2", "2 is FULL");
     assert_eq!(pragma("busy_timeout"), "5000");
-    store.check_integrity().unwrap();
 }
 
-/// Data as a database of `version` held it, written with that version's SQL.
-fn seed(conn: &Connection, version: usize) {
+/// Data as a database of `version` held it, written with that version's SQL (valid on both
+/// backends: no explicit ids, so both number rows from 1).
+fn seed(version: usize) -> String {
+    let start = crate::testing::START;
+    // From version 5 on, a time control names its kind.
+    let (kind, live, correspondence) =
+        if version >= 5 { (", clock_kind", ", 'live'", ", 'correspondence'") } else { ("", "", "") };
+    let mut sql = String::new();
     if version >= 1 {
-        conn.execute_batch(&format!(
-            "INSERT INTO players (id, platform, user_id, display_name, created_at, updated_at)
-                 VALUES (1, 'discord', '11', 'Ann', 5, 5), (2, 'discord', '22', 'Bob', 5, 5);
-             INSERT INTO games (id, platform, server, channel, variant, white_id, black_id,
-                 start_fen, state, base_ms, increment_ms, deadline, rated, created_at, updated_at)
-                 VALUES (7, 'discord', 's', 'c', 'chess', 1, 2, '{START}', 'active', 60000, 0,
-                     70000, 1, 10, 10);
+        sql += &format!(
+            "INSERT INTO players (platform, user_id, display_name, created_at, updated_at)
+                 VALUES ('discord', '11', 'Ann', 5, 5), ('discord', '22', 'Bob', 5, 5);
+             INSERT INTO games (platform, server, channel, variant, white_id, black_id,
+                 start_fen, state, base_ms, increment_ms, deadline, rated, created_at, updated_at{kind})
+                 VALUES ('discord', 's', 'c', 'chess', 1, 2, '{start}', 'active', 60000, 0,
+                     70000, TRUE, 10, 10{live});
              INSERT INTO moves (game_id, ply, coord, san, fen_after, time_used_ms, request_id,
                  played_at)
-                 VALUES (7, 1, 'e2e4', 'e4', 'fen1', 300, 'r1', 20);
+                 VALUES (1, 1, 'e2e4', 'e4', 'fen1', 300, 'r1', 20);
              INSERT INTO challenges (platform, channel, challenger_id, variant, color, rated,
                  created_at, expires_at)
-                 VALUES ('discord', 'd', 1, 'golem', 'random', 0, 30, 90000);
+                 VALUES ('discord', 'd', 1, 'golem', 'random', FALSE, 30, 90000);
+             INSERT INTO challenges (platform, channel, challenger_id, variant, color, base_ms,
+                 increment_ms, rated, created_at, expires_at{kind})
+                 VALUES ('discord', 'e', 2, 'chess', 'white', 259200000, 0, TRUE, 30, 90000{correspondence});
              INSERT INTO ratings VALUES (1, 'chess', 1612.5, 80.0, 0.06, 12, 40);"
-        ))
-        .unwrap();
+        );
+    }
+    if version >= 2 {
+        sql += &format!(
+            "INSERT INTO tournaments (platform, server, channel, organiser_id, name, variant,
+                 format, rounds, base_ms, increment_ms, rated, starts_at, state, created_at,
+                 updated_at{kind})
+                 VALUES ('discord', 's', 'lobby', 1, 'Cup', 'chess', 'swiss', 3, 86400000, 0,
+                     TRUE, 50, 'open', 40, 40{correspondence});"
+        );
+    }
+    if version >= 3 {
+        // The latest challenge (number 3) was answered: its number must not come back.
+        sql += "INSERT INTO challenges (platform, channel, challenger_id, variant, color, rated,
+                    created_at, expires_at)
+                    VALUES ('discord', 'f', 1, 'chess', 'white', FALSE, 30, 90000);
+                DELETE FROM challenges WHERE channel = 'f';";
+    }
+    sql
+}
+
+/// A database left by a build of schema `version`, with its data.
+fn old_database(db: &TestDb, version: usize) {
+    match db.location() {
+        Location::Sqlite(path) => {
+            let mut conn = Connection::open(path).unwrap();
+            conn.pragma_update(None, "foreign_keys", true).unwrap();
+            crate::sqlite::migrations().to_version(&mut conn, version).unwrap();
+            conn.execute_batch(&seed(version)).unwrap();
+        }
+        Location::Postgres(url) => {
+            let conn = PgConn::connect(&pg::config(url).unwrap(), Synchronous::Full).unwrap();
+            pg::migrate_to(&conn, version).unwrap();
+            conn.batch(&seed(version)).unwrap();
+        }
     }
 }
 
-#[test]
-fn every_earlier_version_migrates_to_the_latest_keeping_its_data() {
+fn every_earlier_version_migrates_to_the_latest_keeping_its_data(backend: &TestDb) {
     for version in 0..SCHEMA_VERSION {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("old.db");
-        {
-            let mut conn = Connection::open(&path).unwrap();
-            conn.pragma_update(None, "foreign_keys", true).unwrap();
-            migrations().to_version(&mut conn, version).unwrap();
-            seed(&conn, version);
-        }
+        // A database of its own for each version, on the backend of this test.
+        let db = if backend.is_postgres() { TestDb::postgres().unwrap() } else { TestDb::sqlite() };
+        old_database(&db, version);
 
-        let mut store = Store::open(&path).unwrap();
+        let mut store = db.store();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION, "from version {version}");
         store.check_integrity().unwrap();
         if version >= 1 {
             store
                 .read(|tx| {
                     let record = tx.active_game("discord", "c")?.expect("the old game");
-                    assert_eq!(record.game.id, 7);
                     assert_eq!(record.game.pairing, None, "old games belong to no tournament");
                     assert_eq!(record.moves[0].san, "e4");
                     assert_eq!(tx.rating(1, "chess")?.unwrap().games, 12);
                     assert_eq!(tx.challenges_of(1, 0)?.len(), 1);
+                    // Version 5 names each time control's kind by the size rule of before.
+                    let live = TimeControl { kind: ClockKind::Live, base_ms: 60_000, increment_ms: 0 };
+                    assert_eq!(record.game.time_control, Some(live));
+                    let three_days =
+                        TimeControl { kind: ClockKind::Correspondence, base_ms: 259_200_000, increment_ms: 0 };
+                    assert_eq!(tx.challenges_of(2, 0)?[0].time_control, Some(three_days));
+                    assert_eq!(tx.challenges_of(1, 0)?[0].time_control, None);
+                    if version >= 2 {
+                        let day = TimeControl { kind: ClockKind::Correspondence, base_ms: 86_400_000, increment_ms: 0 };
+                        assert_eq!(tx.server_tournaments("discord", "s")?[0].time_control, Some(day));
+                    }
                     Ok(())
                 })
                 .unwrap();
         }
         // The upgraded database takes every kind of write.
-        store
+        let challenge = store
             .write(|tx| {
                 let (white, black) = two_players(tx);
                 tx.create_game(&new_game("fresh", white, black), 100)?;
-                Ok(())
+                let new = crate::NewChallenge {
+                    platform: "discord".into(),
+                    server: None,
+                    channel: "g".into(),
+                    challenger: white,
+                    challenged: None,
+                    variant: "chess".into(),
+                    color: crate::ColorChoice::White,
+                    time_control: None,
+                    rated: false,
+                    expires_at: 90_000,
+                };
+                tx.create_challenge(&new, 100)
             })
             .unwrap();
+        if version >= 3 {
+            assert_eq!(challenge.id, 4, "from version {version}: numbers go on after the answered challenge 3");
+        }
     }
 }
 
-#[test]
-fn a_database_from_a_newer_build_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("new.db");
-    Store::open(&path).unwrap();
-    Connection::open(&path).unwrap().pragma_update(None, "user_version", SCHEMA_VERSION as i64 + 1).unwrap();
-    assert!(matches!(Store::open(&path), Err(Error::Migration(_))));
+fn a_database_from_a_newer_build_is_refused(db: &TestDb) {
+    let store = db.store();
+    let newer = SCHEMA_VERSION + 1;
+    match db.location() {
+        Location::Sqlite(path) => {
+            Connection::open(path).unwrap().pragma_update(None, "user_version", newer as i64).unwrap();
+        }
+        Location::Postgres(_) => store.execute_raw(&format!("UPDATE chimera_schema SET version = {newer}")).unwrap(),
+    }
+    drop(store);
+    let refused = Store::open(db.location()).err().expect("a newer schema is refused");
+    assert!(
+        matches!(refused, Error::SchemaTooNew { found, supported } if found == newer && supported == SCHEMA_VERSION)
+    );
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "the database has schema version {newer}, newer than the {SCHEMA_VERSION} this build knows: run a newer build"
+        )
+    );
 }
 
-#[test]
-fn reopening_finds_everything_committed() {
-    let (dir, store, game, _, _) = store_with_game();
+fn reopening_finds_everything_committed(db: &TestDb) {
+    let (store, game, _, _) = store_with_game(db);
     drop(store);
-    let store = Store::open(dir.path().join("test.db")).unwrap();
-    let record = store.read(|tx| tx.game_record(game)).unwrap();
+    let record = db.store().read(|tx| tx.game_record(game)).unwrap();
     assert_eq!(record.game.state, GameState::Active);
 }
 
-#[test]
-fn the_schema_itself_refuses_a_second_active_game_in_a_channel() {
-    let (_dir, store, game, _, _) = store_with_game();
+fn the_schema_itself_refuses_a_second_active_game_in_a_channel(db: &TestDb) {
+    let (store, game, _, _) = store_with_game(db);
     // Around the API, straight to SQL: the partial unique index is the last word.
-    let copy = |state: &str, finished_at: Option<i64>| {
-        store.connection().execute(
+    let copy = |state: &str, finished_at: &str| {
+        store.execute_raw(&format!(
             "INSERT INTO games (platform, channel, variant, white_id, black_id, start_fen,
                  state, rated, created_at, updated_at, finished_at)
-             SELECT platform, channel, variant, white_id, black_id, start_fen, ?2, 0, 1, 1, ?3
-             FROM games WHERE id = ?1",
-            rusqlite::params![game, state, finished_at],
-        )
+             SELECT platform, channel, variant, white_id, black_id, start_fen, '{state}', FALSE, 1, 1,
+                 {finished_at}
+             FROM games WHERE id = {game}"
+        ))
     };
-    let err = copy("active", None).unwrap_err();
-    assert_eq!(err.sqlite_error_code(), Some(rusqlite::ErrorCode::ConstraintViolation));
+    let err = copy("active", "NULL").unwrap_err();
+    assert!(refused_by_schema(&err), "{err}");
     // Ended games share the channel with the active one.
-    copy("aborted", Some(1)).unwrap();
+    copy("aborted", "1").unwrap();
 }
 
-#[test]
-fn a_read_is_not_blocked_by_a_writer_holding_the_lock_and_sees_its_last_snapshot() {
-    let (dir, mut writer, _, _, _) = store_with_game();
-    let reader = Store::open(dir.path().join("test.db")).unwrap();
+fn the_schema_itself_refuses_a_time_control_without_its_kind(db: &TestDb) {
+    let (store, game, _, _) = store_with_game(db);
+    for kind in ["NULL", "'blitz'"] {
+        let err = store.execute_raw(&format!("UPDATE games SET clock_kind = {kind} WHERE id = {game}")).unwrap_err();
+        assert!(refused_by_schema(&err), "{kind}: {err}");
+    }
+}
+
+fn a_read_is_not_blocked_by_a_writer_and_sees_its_last_snapshot(db: &TestDb) {
+    let (mut writer, _, _, _) = store_with_game(db);
+    let reader = db.store();
     writer
         .write(|tx| {
             tx.upsert_player("test", "newcomer", "New", 1)?;
-            // The writer holds the write lock, uncommitted; the reader goes straight through.
+            // The writer holds its transaction open, uncommitted; the reader goes straight
+            // through and does not see it.
             let seen = reader.read(|r| r.find_player("test", "newcomer"))?;
             assert_eq!(seen, None);
             assert!(reader.read(|r| r.active_game("test", "c1"))?.is_some());
@@ -145,3 +240,22 @@ fn a_read_is_not_blocked_by_a_writer_holding_the_lock_and_sees_its_last_snapshot
         .unwrap();
     assert!(reader.read(|r| r.find_player("test", "newcomer")).unwrap().is_some());
 }
+
+#[test]
+fn postgres_integrity_check_names_a_constraint_never_checked() {
+    let Some(db) = TestDb::postgres() else { return };
+    let store = db.store();
+    store.execute_raw("ALTER TABLE games ADD CONSTRAINT no_blitz CHECK (base_ms > 60000) NOT VALID").unwrap();
+    let err = store.check_integrity().unwrap_err();
+    assert!(matches!(&err, Error::Corrupt(what) if what.contains("no_blitz of games")), "{err}");
+}
+
+on_both_backends!(
+    a_new_database_has_the_schema_version_of_this_build_and_is_sound,
+    every_earlier_version_migrates_to_the_latest_keeping_its_data,
+    a_database_from_a_newer_build_is_refused,
+    reopening_finds_everything_committed,
+    the_schema_itself_refuses_a_second_active_game_in_a_channel,
+    the_schema_itself_refuses_a_time_control_without_its_kind,
+    a_read_is_not_blocked_by_a_writer_and_sees_its_last_snapshot,
+);

@@ -1,5 +1,7 @@
-use crate::testing::{new_game, nth_move, store_with_game, temp_store, two_players};
-use crate::{Color, Error, Finish, GameResult, GameState, Glicko, OfferKind, Proposal, RatingUpdate, TimeControl};
+use crate::testing::{new_game, nth_move, on_both_backends, store_with_game, two_players, TestDb};
+use crate::{
+    ClockKind, Color, Error, Finish, GameResult, GameState, Glicko, OfferKind, Proposal, RatingUpdate, TimeControl,
+};
 
 fn glicko(rating: f64) -> Glicko {
     Glicko { rating, deviation: 200.0, volatility: 0.06 }
@@ -16,9 +18,8 @@ fn rated_finish(white: i64, black: i64, games_before: i64) -> Finish {
     }
 }
 
-#[test]
-fn a_created_game_is_the_active_game_of_its_channel_as_it_was_given() {
-    let (_dir, store, game, white, black) = store_with_game();
+fn a_created_game_is_the_active_game_of_its_channel_as_it_was_given(db: &TestDb) {
+    let (store, game, white, black) = store_with_game(db);
     store
         .read(|tx| {
             let record = tx.active_game("test", "c1")?.unwrap();
@@ -28,7 +29,10 @@ fn a_created_game_is_the_active_game_of_its_channel_as_it_was_given() {
             assert_eq!(g.state, GameState::Active);
             assert_eq!(g.result, None);
             assert_eq!(g.deadline, Some(600_000));
-            assert_eq!(g.time_control, Some(TimeControl { base_ms: 600_000, increment_ms: 5_000 }));
+            assert_eq!(
+                g.time_control,
+                Some(TimeControl { kind: ClockKind::Live, base_ms: 600_000, increment_ms: 5_000 })
+            );
             assert!(g.rated);
             assert_eq!(g.color_of(black), Some(Color::Black));
             assert_eq!(g.player(Color::White), white);
@@ -42,9 +46,8 @@ fn a_created_game_is_the_active_game_of_its_channel_as_it_was_given() {
         .unwrap();
 }
 
-#[test]
-fn a_busy_channel_refuses_a_second_game_until_the_first_ends() {
-    let (_dir, mut store, game, white, black) = store_with_game();
+fn a_busy_channel_refuses_a_second_game_until_the_first_ends(db: &TestDb) {
+    let (mut store, game, white, black) = store_with_game(db);
     let second = new_game("c1", white, black);
     let err = store.write(|tx| tx.create_game(&second, 1)).unwrap_err();
     assert!(
@@ -58,9 +61,8 @@ fn a_busy_channel_refuses_a_second_game_until_the_first_ends() {
     assert_eq!(store.read(|tx| tx.active_game("test", "c1")).unwrap().unwrap().game.id, next.id);
 }
 
-#[test]
-fn finishing_records_result_and_both_ratings_in_one_commit() {
-    let (_dir, mut store, game, white, black) = store_with_game();
+fn finishing_records_result_and_both_ratings_in_one_commit(db: &TestDb) {
+    let (mut store, game, white, black) = store_with_game(db);
     let finished = store.write(|tx| tx.finish_game(game, &rated_finish(white, black, 0), 50)).unwrap();
     assert_eq!(finished.state, GameState::Finished);
     assert_eq!(finished.result, Some(GameResult::WhiteWins));
@@ -80,9 +82,8 @@ fn finishing_records_result_and_both_ratings_in_one_commit() {
     assert!(matches!(again, Err(Error::GameNotActive { state: GameState::Finished, .. })));
 }
 
-#[test]
-fn a_refused_rating_update_leaves_the_game_unfinished_and_no_rating_changed() {
-    let (_dir, mut store, game, white, black) = store_with_game();
+fn a_refused_rating_update_leaves_the_game_unfinished_and_no_rating_changed(db: &TestDb) {
+    let (mut store, game, white, black) = store_with_game(db);
     // The black rating was computed before another game was rated: stale.
     let mut stale = rated_finish(white, black, 0);
     stale.ratings[1].games_before = 3;
@@ -110,9 +111,8 @@ fn a_refused_rating_update_leaves_the_game_unfinished_and_no_rating_changed() {
         .unwrap();
 }
 
-#[test]
-fn overdue_games_are_those_past_their_deadline_earliest_first() {
-    let (_dir, mut store) = temp_store();
+fn overdue_games_are_those_past_their_deadline_earliest_first(db: &TestDb) {
+    let mut store = db.store();
     let ids = store
         .write(|tx| {
             let (white, black) = two_players(tx);
@@ -141,9 +141,8 @@ fn overdue_games_are_those_past_their_deadline_earliest_first() {
     assert_eq!(store.read(|tx| tx.next_deadline()).unwrap(), Some(300));
 }
 
-#[test]
-fn a_players_games_active_and_finished_latest_first_by_pages() {
-    let (_dir, mut store) = temp_store();
+fn a_players_games_active_and_finished_latest_first_by_pages(db: &TestDb) {
+    let mut store = db.store();
     let (me, finished) = store
         .write(|tx| {
             let (me, other) = two_players(tx);
@@ -178,9 +177,8 @@ fn a_players_games_active_and_finished_latest_first_by_pages() {
         .unwrap();
 }
 
-#[test]
-fn offers_stand_per_kind_and_side_until_cleared_or_the_game_ends() {
-    let (_dir, mut store, game, _, _) = store_with_game();
+fn offers_stand_per_kind_and_side_until_cleared_or_the_game_ends(db: &TestDb) {
+    let (mut store, game, _, _) = store_with_game(db);
     store
         .write(|tx| {
             tx.append_move(game, &nth_move(0, None), 1)?;
@@ -206,9 +204,8 @@ fn offers_stand_per_kind_and_side_until_cleared_or_the_game_ends() {
     assert!(matches!(late, Err(Error::GameNotActive { .. })));
 }
 
-#[test]
-fn ratings_update_only_from_the_state_they_were_computed_from_and_rank_by_rating() {
-    let (_dir, mut store) = temp_store();
+fn ratings_update_only_from_the_state_they_were_computed_from_and_rank_by_rating(db: &TestDb) {
+    let mut store = db.store();
     let players = store
         .write(|tx| {
             let mut ids = Vec::new();
@@ -243,3 +240,14 @@ fn ratings_update_only_from_the_state_they_were_computed_from_and_rank_by_rating
         })
         .unwrap();
 }
+
+on_both_backends!(
+    a_created_game_is_the_active_game_of_its_channel_as_it_was_given,
+    a_busy_channel_refuses_a_second_game_until_the_first_ends,
+    finishing_records_result_and_both_ratings_in_one_commit,
+    a_refused_rating_update_leaves_the_game_unfinished_and_no_rating_changed,
+    overdue_games_are_those_past_their_deadline_earliest_first,
+    a_players_games_active_and_finished_latest_first_by_pages,
+    offers_stand_per_kind_and_side_until_cleared_or_the_game_ends,
+    ratings_update_only_from_the_state_they_were_computed_from_and_rank_by_rating,
+);

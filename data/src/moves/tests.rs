@@ -1,9 +1,8 @@
-use crate::testing::{nth_move, store_with_game};
+use crate::testing::{nth_move, on_both_backends, store_with_game, TestDb};
 use crate::{Appended, Color, Error, Finish, GameResult, GameState, Proposal};
 
-#[test]
-fn moves_append_in_order_and_load_with_the_game() {
-    let (_dir, mut store, game, _, _) = store_with_game();
+fn moves_append_in_order_and_load_with_the_game(db: &TestDb) {
+    let (mut store, game, _, _) = store_with_game(db);
     for ply in 0..5 {
         let appended = store
             .write(|tx| tx.append_move(game, &nth_move(ply, Some(1_000 + i64::from(ply))), 10 + i64::from(ply)))
@@ -22,9 +21,8 @@ fn moves_append_in_order_and_load_with_the_game() {
     assert_eq!(record.game.updated_at, 14);
 }
 
-#[test]
-fn a_move_made_for_another_ply_conflicts_and_changes_nothing() {
-    let (_dir, mut store, game, _, _) = store_with_game();
+fn a_move_made_for_another_ply_conflicts_and_changes_nothing(db: &TestDb) {
+    let (mut store, game, _, _) = store_with_game(db);
     store.write(|tx| tx.append_move(game, &nth_move(0, Some(7)), 1)).unwrap();
     // Two players answered the same position: the second is stale.
     let mut rival = nth_move(0, Some(99));
@@ -41,9 +39,8 @@ fn a_move_made_for_another_ply_conflicts_and_changes_nothing() {
     assert_eq!(record.game.deadline, Some(7));
 }
 
-#[test]
-fn the_same_request_applied_twice_lands_once() {
-    let (_dir, mut store, game, _, _) = store_with_game();
+fn the_same_request_applied_twice_lands_once(db: &TestDb) {
+    let (mut store, game, _, _) = store_with_game(db);
     let first = store.write(|tx| tx.append_move(game, &nth_move(0, Some(5)), 1)).unwrap();
     let retry = store.write(|tx| tx.append_move(game, &nth_move(0, Some(6)), 2)).unwrap();
     assert_eq!(retry, Appended::AlreadyApplied(first.mv().clone()));
@@ -58,18 +55,16 @@ fn the_same_request_applied_twice_lands_once() {
     assert_eq!(record.game.updated_at, 3, "a repeated request writes nothing");
 }
 
-#[test]
-fn request_ids_are_per_game() {
-    let (_dir, mut store, game, white, black) = store_with_game();
+fn request_ids_are_per_game(db: &TestDb) {
+    let (mut store, game, white, black) = store_with_game(db);
     let other = store.write(|tx| tx.create_game(&crate::testing::new_game("c2", white, black), 0)).unwrap().id;
     store.write(|tx| tx.append_move(game, &nth_move(0, None), 1)).unwrap();
     let there = store.write(|tx| tx.append_move(other, &nth_move(0, None), 1)).unwrap();
     assert!(matches!(there, Appended::Applied(_)));
 }
 
-#[test]
-fn a_move_can_end_the_game_in_the_same_commit() {
-    let (_dir, mut store, game, _, _) = store_with_game();
+fn a_move_can_end_the_game_in_the_same_commit(db: &TestDb) {
+    let (mut store, game, _, _) = store_with_game(db);
     let mut mate = nth_move(0, Some(9));
     mate.finish = Some(Finish { result: GameResult::WhiteWins, reason: "checkmate".into(), ratings: vec![] });
     store.write(|tx| tx.append_move(game, &mate, 3)).unwrap();
@@ -85,9 +80,8 @@ fn a_move_can_end_the_game_in_the_same_commit() {
     assert!(matches!(store.write(|tx| tx.append_move(game, &mate, 5)).unwrap(), Appended::AlreadyApplied(_)));
 }
 
-#[test]
-fn a_failed_finish_takes_its_move_back_with_it() {
-    let (_dir, mut store, game, white, _) = store_with_game();
+fn a_failed_finish_takes_its_move_back_with_it(db: &TestDb) {
+    let (mut store, game, white, _) = store_with_game(db);
     let mut mate = nth_move(0, None);
     mate.finish = Some(Finish {
         result: GameResult::WhiteWins,
@@ -104,9 +98,8 @@ fn a_failed_finish_takes_its_move_back_with_it() {
     assert_eq!(store.read(|tx| tx.ply_count(game)).unwrap(), 0);
 }
 
-#[test]
-fn a_takeback_removes_the_last_plies_and_the_offers() {
-    let (_dir, mut store, game, _, _) = store_with_game();
+fn a_takeback_removes_the_last_plies_and_the_offers(db: &TestDb) {
+    let (mut store, game, _, _) = store_with_game(db);
     store
         .write(|tx| {
             for ply in 0..4 {
@@ -134,3 +127,13 @@ fn a_takeback_removes_the_last_plies_and_the_offers() {
     let replay = store.write(|tx| tx.append_move(game, &nth_move(2, None), 4)).unwrap();
     assert!(matches!(replay, Appended::Applied(mv) if mv.ply == 3));
 }
+
+on_both_backends!(
+    moves_append_in_order_and_load_with_the_game,
+    a_move_made_for_another_ply_conflicts_and_changes_nothing,
+    the_same_request_applied_twice_lands_once,
+    request_ids_are_per_game,
+    a_move_can_end_the_game_in_the_same_commit,
+    a_failed_finish_takes_its_move_back_with_it,
+    a_takeback_removes_the_last_plies_and_the_offers,
+);

@@ -1,4 +1,4 @@
-use crate::testing::{new_game, temp_store};
+use crate::testing::{new_game, on_both_backends, TestDb};
 use crate::{
     Error, Finish, Format, GameResult, NewPairing, NewTournament, PairingResult, PlayerId, Store, TournamentState,
 };
@@ -26,9 +26,8 @@ fn players(store: &mut Store, n: usize) -> Vec<PlayerId> {
         .unwrap()
 }
 
-#[test]
-fn tournaments_are_listed_by_server_and_due_when_open_and_started() {
-    let (_dir, mut store) = temp_store();
+fn tournaments_are_listed_by_server_and_due_when_open_and_started(db: &TestDb) {
+    let mut store = db.store();
     let p = players(&mut store, 1);
     let (early, late, _other) = store
         .write(|tx| {
@@ -52,9 +51,8 @@ fn tournaments_are_listed_by_server_and_due_when_open_and_started() {
         .unwrap();
 }
 
-#[test]
-fn entrants_join_and_leave_while_open_and_withdraw_while_running() {
-    let (_dir, mut store) = temp_store();
+fn entrants_join_and_leave_while_open_and_withdraw_while_running(db: &TestDb) {
+    let mut store = db.store();
     let p = players(&mut store, 3);
     let t = store.write(|tx| tx.create_tournament(&swiss(p[0], "s", 100), 1)).unwrap().id;
     store
@@ -86,9 +84,8 @@ fn entrants_join_and_leave_while_open_and_withdraw_while_running() {
     assert_eq!(seen, [(p[1], None), (p[2], Some(8))]);
 }
 
-#[test]
-fn rounds_keep_pairings_byes_games_and_results_for_the_standings() {
-    let (_dir, mut store) = temp_store();
+fn rounds_keep_pairings_byes_games_and_results_for_the_standings(db: &TestDb) {
+    let mut store = db.store();
     let p = players(&mut store, 5);
     let t = store
         .write(|tx| {
@@ -139,9 +136,8 @@ fn rounds_keep_pairings_byes_games_and_results_for_the_standings() {
     assert_eq!(rounds[1].pairings[0].game, None);
 }
 
-#[test]
-fn a_decider_plays_the_pairing_reversed_and_its_result_is_turned_round() {
-    let (_dir, mut store) = temp_store();
+fn a_decider_plays_the_pairing_reversed_and_its_result_is_turned_round(db: &TestDb) {
+    let mut store = db.store();
     let p = players(&mut store, 2);
     let (t, pairing) = store
         .write(|tx| {
@@ -176,3 +172,10 @@ fn text_values_round_trip_and_unknown_text_is_named() {
     let err = "arena".parse::<Format>().unwrap_err();
     assert_eq!(err.to_string(), "\"arena\" is not a tournament format");
 }
+
+on_both_backends!(
+    tournaments_are_listed_by_server_and_due_when_open_and_started,
+    entrants_join_and_leave_while_open_and_withdraw_while_running,
+    rounds_keep_pairings_byes_games_and_results_for_the_standings,
+    a_decider_plays_the_pairing_reversed_and_its_result_is_turned_round,
+);

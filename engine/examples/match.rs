@@ -1,0 +1,217 @@
+//! The match harness: plays one player against another in one variant and prints the score
+//! with its games and error margin. Openings come from a small set of varied start moves (two
+//! random plies from a seed, the same opening played with colours reversed), colours alternate.
+//!
+//! ```text
+//! cargo run --release -p chimera-engine --example match -- VARIANT A B GAMES MOVETIME_MS [SEED]
+//!   A, B: `level1` .. `level8`, or `greedy` (one ply: the move whose position evaluates best,
+//!   a win when one is on the board), or `level8:W=700` (level 8 with one piece's value
+//!   changed, by its FEN letter: the tuning runs of docs/engine.md)
+//! ```
+//!
+//! A game ends by the rules (mate, stalemate, a taken Ghost King, a losing Grolman turn,
+//! insufficient material), by a claimable draw (threefold repetition, fifty moves), or is
+//! adjudicated a draw after 400 plies.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use engine::rng::Rng;
+use engine::{Evaluator, Level, Limits, Params, Searcher};
+use rules::{Color, Game, Move, Position, Role, Variant};
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Level(Level),
+    Greedy,
+    /// Level 8 with one role's material value replaced.
+    Tuned(Role, i32),
+}
+
+struct Player {
+    kind: Kind,
+    searcher: Option<Searcher>,
+    eval: Evaluator,
+}
+
+impl Player {
+    fn new(kind: Kind, variant: Variant) -> Player {
+        let eval = match kind {
+            Kind::Tuned(role, value) => {
+                let mut params = Params::for_variant(variant);
+                params.values[role.index()] = value;
+                Evaluator::with_params(variant, params)
+            }
+            _ => Evaluator::new(variant),
+        };
+        let searcher = match kind {
+            Kind::Level(_) | Kind::Tuned(..) => Some(Searcher::with_evaluator(eval.clone(), 8)),
+            Kind::Greedy => None,
+        };
+        Player { kind, searcher, eval }
+    }
+
+    fn choose(&mut self, game: &Game, movetime: Duration, rng: &mut Rng) -> Option<Move> {
+        let pos = game.position();
+        match self.kind {
+            Kind::Level(_) | Kind::Tuned(..) => {
+                let level = match self.kind {
+                    Kind::Level(level) => level,
+                    _ => Level::MAX,
+                };
+                let limits: Limits = level.limits(movetime, rng.next_u64());
+                let searcher = self.searcher.as_mut().expect("a searcher");
+                searcher.search(game.positions(), &limits, &AtomicBool::new(false), &mut |_| {}).best
+            }
+            Kind::Greedy => {
+                let us = pos.turn();
+                let moves = pos.legal_moves();
+                let value = |m: &Move| {
+                    let after = pos.after(m);
+                    match after.outcome() {
+                        Some(o) if o.winner() == Some(us) => 1_000_000,
+                        Some(o) if o.winner() == Some(!us) => -1_000_000,
+                        Some(_) => 0,
+                        None => -self.eval.evaluate(&after),
+                    }
+                };
+                let best = moves.iter().map(value).max()?;
+                let top: Vec<&Move> = moves.iter().filter(|m| value(m) == best).collect();
+                Some(*top[rng.below(top.len() as u64) as usize])
+            }
+        }
+    }
+}
+
+fn parse_kind(variant: Variant, text: &str) -> Kind {
+    if text == "greedy" {
+        return Kind::Greedy;
+    }
+    if let Some(tuned) = text.strip_prefix("level8:") {
+        let (letter, value) = tuned.split_once('=').expect("level8:LETTER=VALUE");
+        let role =
+            variant.role_for_char(letter.chars().next().expect("a piece letter")).expect("a piece of the variant");
+        return Kind::Tuned(role, value.parse().expect("a value in centipawns"));
+    }
+    let n: i64 = text.strip_prefix("level").and_then(|n| n.parse().ok()).expect("levelN or greedy");
+    Kind::Level(Level::new(n).expect("a level 1..8"))
+}
+
+/// Plays one game; the score is White's (1, ½, 0).
+fn play(
+    variant: Variant,
+    opening: &[Move],
+    white: &mut Player,
+    black: &mut Player,
+    movetime: Duration,
+    rng: &mut Rng,
+) -> f64 {
+    let mut game = Game::new(Position::start(variant));
+    for m in opening {
+        game.play(*m).expect("opening move legal");
+    }
+    while game.outcome().is_none() && game.claimable_draw().is_none() && game.moves().len() < 400 {
+        let player = if game.position().turn() == Color::White { &mut *white } else { &mut *black };
+        let Some(m) = player.choose(&game, movetime, rng) else { break };
+        game.play(m).expect("players play legal moves");
+    }
+    if std::env::var_os("MATCH_SHOW").is_some() {
+        let mut pos = game.start().clone();
+        let line: Vec<String> = game
+            .moves()
+            .iter()
+            .map(|m| {
+                let t = pos.san(m);
+                pos.play_unchecked(m);
+                t
+            })
+            .collect();
+        eprintln!("{:?} {}", game.outcome(), line.join(" "));
+    }
+    match game.outcome().and_then(|o| o.winner()) {
+        Some(Color::White) => 1.0,
+        Some(Color::Black) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// Two random plies, each drawn from the moves that do not give anything away: a shallow
+/// search of the position after it is within 100 centipawns of the best move's. (In Ghost
+/// King Chess half the legal moves are teleports of the Ghost King, many of them into a square
+/// where it is taken at once.)
+fn opening(variant: Variant, rng: &mut Rng) -> Vec<Move> {
+    let mut pos = Position::start(variant);
+    let mut moves = Vec::new();
+    let mut searcher = Searcher::new(variant, 1);
+    for _ in 0..2 {
+        let limits = Limits { depth: Some(2), ..Limits::default() };
+        let scored: Vec<(Move, i32)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let after = pos.after(&m);
+                let r = searcher.search(&[after], &limits, &AtomicBool::new(false), &mut |_| {});
+                (m, if r.best.is_some() { -r.score } else { 0 })
+            })
+            .collect();
+        let best = scored.iter().map(|(_, s)| *s).max().expect("moves at the start");
+        let sane: Vec<Move> = scored.into_iter().filter(|(_, s)| *s >= best - 100).map(|(m, _)| m).collect();
+        let m = sane[rng.below(sane.len() as u64) as usize];
+        pos.play_unchecked(&m);
+        moves.push(m);
+    }
+    moves
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 5 {
+        eprintln!("usage: match VARIANT A B GAMES MOVETIME_MS [SEED]");
+        std::process::exit(2);
+    }
+    let variant: Variant = args[0].parse().expect("a variant id");
+    let (a, b) = (parse_kind(variant, &args[1]), parse_kind(variant, &args[2]));
+    let games: usize = args[3].parse().expect("games");
+    let movetime = Duration::from_millis(args[4].parse().expect("movetime ms"));
+    let seed: u64 = args.get(5).map_or(1, |s| s.parse().expect("seed"));
+    let mut rng = Rng::new(seed);
+    let mut scores = Vec::new();
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let mut book = Vec::new();
+    for g in 0..games {
+        if g % 2 == 0 {
+            book = opening(variant, &mut rng);
+        }
+        let (mut pa, mut pb) = (Player::new(a, variant), Player::new(b, variant));
+        let a_score = if g % 2 == 0 {
+            play(variant, &book, &mut pa, &mut pb, movetime, &mut rng)
+        } else {
+            1.0 - play(variant, &book, &mut pb, &mut pa, movetime, &mut rng)
+        };
+        match a_score {
+            s if s > 0.75 => wins += 1,
+            s if s < 0.25 => losses += 1,
+            _ => draws += 1,
+        }
+        scores.push(a_score);
+        eprintln!("game {}: {} {a_score}", g + 1, if g % 2 == 0 { "A white" } else { "A black" });
+    }
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let margin = 1.96 * (var / n).sqrt();
+    let elo = |p: f64| -400.0 * (1.0 / p.clamp(0.001, 0.999) - 1.0).log10();
+    println!(
+        "{variant} {} vs {} at {} ms: {:.1}/{} = {:.1}% ± {:.1}% (+{wins} ={draws} -{losses}), Elo {:+.0} [{:+.0}, {:+.0}]",
+        args[1],
+        args[2],
+        movetime.as_millis(),
+        mean * n,
+        scores.len(),
+        mean * 100.0,
+        margin * 100.0,
+        elo(mean),
+        elo(mean - margin),
+        elo(mean + margin)
+    );
+}

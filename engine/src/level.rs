@@ -1,0 +1,127 @@
+//! Levels 1 to 8: how deep and how long Chimera thinks, and the mistakes the weak levels make
+//! on purpose. Also the engine's answers to resignation, draw offers and takebacks, so that
+//! every front end (chat, UCI) behaves alike.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::search::{Limits, Noise, MATE, MAX_PLY};
+
+/// A playing level, 1 (beginner, blunders on purpose) to 8 (its best in its time budget).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Level(u8);
+
+/// A player's clock when the engine is to move.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Clock {
+    pub remaining: Duration,
+    pub increment: Duration,
+}
+
+/// A level outside 1..=8.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLevel(pub i64);
+
+impl fmt::Display for BadLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "level {} does not exist; the levels are 1 (gentlest) to 8 (strongest)", self.0)
+    }
+}
+
+impl std::error::Error for BadLevel {}
+
+struct Profile {
+    depth: Option<u32>,
+    amplitude: i32,
+    blunder_percent: u32,
+    /// Thinking time with no clock.
+    think: Duration,
+    /// The share of a move's time budget the level uses (percent): the strong levels differ
+    /// in how long they look, not only how deep.
+    share: u32,
+}
+
+const fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+const PROFILES: [Profile; 8] = [
+    Profile { depth: Some(1), amplitude: 300, blunder_percent: 30, think: ms(200), share: 100 },
+    Profile { depth: Some(1), amplitude: 150, blunder_percent: 12, think: ms(200), share: 100 },
+    Profile { depth: Some(2), amplitude: 80, blunder_percent: 5, think: ms(300), share: 100 },
+    Profile { depth: Some(3), amplitude: 40, blunder_percent: 2, think: ms(400), share: 100 },
+    Profile { depth: Some(4), amplitude: 20, blunder_percent: 0, think: ms(500), share: 100 },
+    Profile { depth: Some(6), amplitude: 0, blunder_percent: 0, think: ms(700), share: 35 },
+    Profile { depth: Some(8), amplitude: 0, blunder_percent: 0, think: ms(1000), share: 60 },
+    Profile { depth: None, amplitude: 0, blunder_percent: 0, think: ms(2000), share: 100 },
+];
+
+impl Level {
+    pub const MIN: Level = Level(1);
+    pub const MAX: Level = Level(8);
+
+    pub fn new(n: i64) -> Result<Level, BadLevel> {
+        if (1..=8).contains(&n) {
+            Ok(Level(n as u8))
+        } else {
+            Err(BadLevel(n))
+        }
+    }
+
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    fn profile(self) -> &'static Profile {
+        &PROFILES[self.0 as usize - 1]
+    }
+
+    /// How long to think for one move: with no clock a fixed time by level; with a clock a
+    /// share of the time left plus most of the increment, never more than a fifth of what is
+    /// left, and at levels below 8 never more than the level's own time.
+    pub fn think_time(self, clock: Option<Clock>) -> Duration {
+        let own = self.profile().think;
+        let Some(clock) = clock else { return own };
+        let share = clock.remaining / 30 + clock.increment * 3 / 4;
+        let cap = clock.remaining / 5;
+        let budget = share.min(cap);
+        let budget = if self.0 < 8 { budget.min(own) } else { budget.min(own * 5) };
+        budget.max(ms(10))
+    }
+
+    /// The search limits for a move with `budget` to think; `seed` makes the weak levels'
+    /// mistakes reproducible.
+    pub fn limits(self, budget: Duration, seed: u64) -> Limits {
+        let p = self.profile();
+        let noise = (p.amplitude > 0 || p.blunder_percent > 0).then_some(Noise {
+            amplitude: p.amplitude,
+            blunder_percent: p.blunder_percent,
+            seed,
+        });
+        let budget = budget / 100 * p.share;
+        Limits { depth: p.depth, nodes: None, movetime: Some(budget), soft_time: Some(budget / 2), noise }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Resign when the search sees a forced loss, or a deficit of a rook and more (the human side
+/// gains nothing from playing it out).
+pub fn should_resign(score: i32) -> bool {
+    score <= -1000 || score <= -MATE + MAX_PLY as i32
+}
+
+/// Accept a draw offer when the engine stands worse by more than a quarter of a pawn; a level
+/// or better position is played on.
+pub fn accepts_draw(score: i32) -> bool {
+    score <= -30
+}
+
+/// A takeback is granted in unrated games only.
+pub fn allows_takeback(rated: bool) -> bool {
+    !rated
+}

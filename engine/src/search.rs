@@ -1,0 +1,618 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search with
+//! quiescence, a transposition table, null-move pruning where it is sound, late-move
+//! reductions and check extensions.
+//!
+//! Guarantees:
+//! - A search runs on the caller's thread and ends at its depth limit, node limit, deadline,
+//!   or when the stop flag is set; it then returns the best move of the deepest finished
+//!   iteration (or, stopped before any finished, the first move it ordered). It returns no move
+//!   only when the root has none (the game is over there).
+//! - Every move it returns is legal in the root position.
+//! - Draws by repetition (a position met before since the last capture or pawn move, in the
+//!   game or on the search path) and by the fifty-move rule score as draws inside the search.
+//! - Null-move pruning runs only in Chess, Golem, Werewolf and Unicorn Great Chess, never in
+//!   check, never without a piece besides pawns: Ghost King Chess has no check and is prone to
+//!   zugzwang (a Ghost King must move), and a Grolman turn is a whole chain whose forced
+//!   followers make passing unlike any real turn.
+//! - Ghost King Chess: a position where the side to move can take the enemy Ghost King scores
+//!   as a mate in one; one whose own Ghost King is gone as lost. Grolman Chess: a position
+//!   where the side not to move left its own king attacked scores as won for the side to move.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rules::{Move, Position, Variant};
+
+use crate::eval::Evaluator;
+use crate::order::{self, MoveKey, HISTORY_SIZE};
+use crate::rng::Rng;
+use crate::tt::{Bound, Entry, Table};
+use crate::zobrist;
+
+/// A won position's score, less the plies to the win.
+pub const MATE: i32 = 30_000;
+const INFINITY: i32 = 31_000;
+/// The deepest a search goes (plies from the root).
+pub const MAX_PLY: usize = 96;
+const MAX_DEPTH: u32 = 64;
+
+/// A score as UCI reports it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Score {
+    Centipawns(i32),
+    /// Mate in this many moves (negative: the side to move is mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_raw(raw: i32) -> Score {
+        if raw >= MATE - MAX_PLY as i32 {
+            Score::Mate((MATE - raw + 1) / 2)
+        } else if raw <= -MATE + MAX_PLY as i32 {
+            Score::Mate(-((MATE + raw) / 2))
+        } else {
+            Score::Centipawns(raw)
+        }
+    }
+}
+
+/// Mistakes made on purpose by the weak levels: every root move is scored, a random spread
+/// of up to `amplitude` centipawns is added, and one time in `blunder_percent` a random move is
+/// played instead.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Noise {
+    pub amplitude: i32,
+    pub blunder_percent: u32,
+    pub seed: u64,
+}
+
+/// When a search stops. All limits apply together; the first one reached ends it. With none,
+/// only the stop flag (or the maximum depth) ends it.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// The hard limit: the search is abandoned at this time.
+    pub movetime: Option<Duration>,
+    /// No new iteration starts after this time.
+    pub soft_time: Option<Duration>,
+    pub noise: Option<Noise>,
+}
+
+/// One finished iteration, as UCI's `info` line reports it.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    /// The score for the side to move, in centipawns (mates near ±[`MATE`]).
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// A searcher for one variant: its evaluation, transposition table and ordering tables. Keep
+/// one per game (or per UCI session) so the table helps from move to move.
+pub struct Searcher {
+    eval: Evaluator,
+    tt: Table,
+    killers: Vec<[MoveKey; 2]>,
+    history: Vec<i32>,
+}
+
+impl Searcher {
+    /// A searcher whose transposition table takes about `hash_mb` MiB.
+    pub fn new(variant: Variant, hash_mb: usize) -> Searcher {
+        Searcher::with_evaluator(Evaluator::new(variant), hash_mb)
+    }
+
+    pub fn with_evaluator(eval: Evaluator, hash_mb: usize) -> Searcher {
+        Searcher {
+            eval,
+            tt: Table::new(hash_mb),
+            killers: vec![[MoveKey::NONE; 2]; MAX_PLY + 2],
+            history: vec![0; HISTORY_SIZE],
+        }
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.eval.variant()
+    }
+
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.eval
+    }
+
+    /// Bytes this searcher keeps between searches (its tables).
+    pub fn memory(&self) -> usize {
+        self.tt.bytes()
+            + self.history.len() * std::mem::size_of::<i32>()
+            + self.killers.len() * std::mem::size_of::<[MoveKey; 2]>()
+            + std::mem::size_of::<Searcher>()
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [MoveKey::NONE; 2]);
+    }
+
+    /// Searches the last of `positions` (the game so far, its start first: the earlier ones
+    /// count for repetitions) within `limits`, until `stop` is set. `report` hears every
+    /// finished iteration.
+    ///
+    /// # Panics
+    /// If `positions` is empty or holds a position of another variant.
+    pub fn search(
+        &mut self,
+        positions: &[Position],
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let root = positions.last().expect("a position to search").clone();
+        assert_eq!(root.variant(), self.variant(), "a searcher searches its own variant");
+        let path: Vec<u64> = positions[..positions.len() - 1].iter().map(zobrist::hash).collect();
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        let mut run = Run { s: self, stop, limits, start: Instant::now(), nodes: 0, seldepth: 0, aborted: false, path };
+        run.iterate(&root, report)
+    }
+}
+
+struct Run<'a> {
+    s: &'a mut Searcher,
+    stop: &'a AtomicBool,
+    limits: &'a Limits,
+    start: Instant,
+    nodes: u64,
+    seldepth: u32,
+    aborted: bool,
+    /// Keys of the game's earlier positions and of the search path above the current node.
+    path: Vec<u64>,
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE - MAX_PLY as i32 {
+        score + ply as i32
+    } else if score <= -MATE + MAX_PLY as i32 {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE - MAX_PLY as i32 {
+        score - ply as i32
+    } else if score <= -MATE + MAX_PLY as i32 {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+fn null_move_sound(variant: Variant) -> bool {
+    matches!(variant, Variant::Chess | Variant::Golem | Variant::Werewolf | Variant::UnicornGreat)
+}
+
+fn has_check(variant: Variant) -> bool {
+    variant != Variant::GhostKing
+}
+
+impl Run<'_> {
+    fn iterate(&mut self, root: &Position, report: &mut dyn FnMut(&Info)) -> SearchResult {
+        let mut moves = root.legal_moves();
+        let done = |run: &Run, best: Option<Move>, score, depth, pv| SearchResult {
+            best,
+            score,
+            depth,
+            nodes: run.nodes,
+            elapsed: run.start.elapsed(),
+            pv,
+        };
+        if moves.is_empty() || root.is_decided() {
+            return done(self, None, 0, 0, Vec::new());
+        }
+        let key = zobrist::hash(root);
+        let hash_move = self.s.tt.probe(key).map_or(MoveKey::NONE, |e| e.best);
+        let mut scores =
+            order::score_moves(root, &self.s.eval.params, &moves, hash_move, &[MoveKey::NONE; 2], &self.s.history);
+        for i in 0..moves.len() {
+            order::pick(&mut moves, &mut scores, i);
+        }
+        let noise = self.limits.noise;
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best = moves[0];
+        let mut best_score = 0;
+        let mut finished_depth = 0;
+        let mut pv = vec![best];
+        let mut root_scores = vec![0; moves.len()];
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let (score, index) = if noise.is_some() {
+                match self.score_all(root, &moves, depth, &mut root_scores) {
+                    Some(found) => found,
+                    None => break,
+                }
+            } else {
+                match self.root(root, &moves, depth) {
+                    Some(found) => found,
+                    None => break,
+                }
+            };
+            let m = moves.remove(index);
+            moves.insert(0, m);
+            let s = root_scores.remove(index);
+            root_scores.insert(0, s);
+            best = m;
+            best_score = score;
+            finished_depth = depth;
+            self.s.tt.store(Entry {
+                key,
+                best: MoveKey::of(&m),
+                score: to_tt(score, 0),
+                depth: depth as i16,
+                bound: Bound::Exact,
+            });
+            pv = self.principal_variation(root, depth as usize);
+            report(&Info {
+                depth,
+                seldepth: self.seldepth.max(depth),
+                score: Score::from_raw(score),
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+                pv: pv.clone(),
+            });
+            if self.limits.soft_time.is_some_and(|t| self.start.elapsed() >= t) {
+                break;
+            }
+            // A forced mate found within the horizon will not change with more depth.
+            if noise.is_none() && score.abs() >= MATE - MAX_PLY as i32 && depth as i32 > MATE - score.abs() + 1 {
+                break;
+            }
+        }
+        if let Some(noise) = noise {
+            if finished_depth > 0 {
+                let mut rng = Rng::new(noise.seed ^ zobrist::hash(root));
+                let chosen = if noise.blunder_percent > 0 && rng.below(100) < u64::from(noise.blunder_percent) {
+                    rng.below(moves.len() as u64) as usize
+                } else {
+                    (0..moves.len())
+                        .max_by_key(|&i| {
+                            let s = root_scores[i];
+                            // Never blur a mate: a weak player still takes a king it sees.
+                            if s.abs() >= MATE - MAX_PLY as i32 {
+                                s
+                            } else {
+                                s + rng.spread(noise.amplitude)
+                            }
+                        })
+                        .unwrap_or(0)
+                };
+                best = moves[chosen];
+                best_score = root_scores[chosen];
+                pv = vec![best];
+            }
+        }
+        done(self, Some(best), best_score, finished_depth, pv)
+    }
+
+    /// One iteration at the root. `None` when the search was stopped before it finished.
+    fn root(&mut self, root: &Position, moves: &[Move], depth: u32) -> Option<(i32, usize)> {
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best = 0;
+        let key = zobrist::hash(root);
+        self.path.push(key);
+        for (i, m) in moves.iter().enumerate() {
+            let child = root.after(m);
+            let d = depth as i32 - 1;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, d, -beta, -alpha, 1, true);
+            } else {
+                score = -self.negamax(&child, d, -alpha - 1, -alpha, 1, true);
+                if score > alpha && !self.aborted {
+                    score = -self.negamax(&child, d, -beta, -alpha, 1, true);
+                }
+            }
+            if self.aborted {
+                self.path.pop();
+                return None;
+            }
+            if score > alpha {
+                alpha = score;
+                best = i;
+            }
+        }
+        self.path.pop();
+        Some((alpha, best))
+    }
+
+    /// Every root move's exact score at `depth` (for the levels that blur them).
+    fn score_all(&mut self, root: &Position, moves: &[Move], depth: u32, scores: &mut [i32]) -> Option<(i32, usize)> {
+        self.path.push(zobrist::hash(root));
+        for (i, m) in moves.iter().enumerate() {
+            let child = root.after(m);
+            let score = -self.negamax(&child, depth as i32 - 1, -INFINITY, INFINITY, 1, true);
+            if self.aborted {
+                self.path.pop();
+                return None;
+            }
+            scores[i] = score;
+        }
+        self.path.pop();
+        let best = (0..moves.len()).max_by_key(|&i| scores[i]).unwrap_or(0);
+        Some((scores[best], best))
+    }
+
+    fn principal_variation(&self, root: &Position, max: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut pos = root.clone();
+        let mut seen = vec![zobrist::hash(root)];
+        while pv.len() < max.max(1) {
+            let Some(entry) = self.s.tt.probe(*seen.last().expect("a key")) else { break };
+            let Some(m) = pos.legal_moves().into_iter().find(|m| MoveKey::of(m) == entry.best) else { break };
+            pos.play_unchecked(&m);
+            pv.push(m);
+            let key = zobrist::hash(&pos);
+            if seen.contains(&key) || pos.is_decided() {
+                break;
+            }
+            seen.push(key);
+        }
+        pv
+    }
+
+    fn check_abort(&mut self) {
+        if self.nodes & 1023 == 0
+            && (self.stop.load(Ordering::Relaxed) || self.limits.movetime.is_some_and(|t| self.start.elapsed() >= t))
+        {
+            self.aborted = true;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+        }
+    }
+
+    /// What the variant's rules decide at this node before any move: a win or loss score.
+    fn decided(&self, pos: &Position, ply: usize) -> Option<i32> {
+        match pos.variant() {
+            Variant::GhostKing => {
+                if pos.royal_square(pos.turn()).is_none() {
+                    return Some(-MATE + ply as i32);
+                }
+                if pos.royal_attacked(!pos.turn()) {
+                    return Some(MATE - ply as i32 - 1);
+                }
+                None
+            }
+            Variant::Grolman if pos.royal_attacked(!pos.turn()) => Some(MATE - ply as i32),
+            _ => None,
+        }
+    }
+
+    fn repeated(&self, key: u64, halfmoves: u32) -> bool {
+        let len = self.path.len();
+        let mut d = 2;
+        while d <= halfmoves as usize && d <= len {
+            if self.path[len - d] == key {
+                return true;
+            }
+            d += 2;
+        }
+        false
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        self.check_abort();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if let Some(score) = self.decided(pos, ply) {
+            return score;
+        }
+        let key = zobrist::hash(pos);
+        if pos.halfmoves() >= 100 || self.repeated(key, pos.halfmoves()) || pos.is_insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.s.eval.evaluate(pos);
+        }
+        let variant = pos.variant();
+        let in_check = has_check(variant) && pos.is_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        let entry = self.s.tt.probe(key);
+        let hash_move = entry.map_or(MoveKey::NONE, |e| e.best);
+        if let Some(e) = entry {
+            if !pv_node && i32::from(e.depth) >= depth {
+                let score = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        if allow_null
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && null_move_sound(variant)
+            && beta.abs() < MATE - MAX_PLY as i32
+        {
+            let us = pos.board().by_color(pos.turn());
+            let pawns_and_royal = pos.board().by_role(rules::Role::Pawn) | pos.board().by_role(variant.royal());
+            if (us - pawns_and_royal).any() && self.s.eval.evaluate(pos) >= beta {
+                let r = 2 + depth / 4;
+                self.path.push(key);
+                let score = -self.negamax(&pos.null_move(), depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.path.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return beta;
+                }
+            }
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if pos.is_check() { -MATE + ply as i32 } else { 0 };
+        }
+        let killers = self.s.killers[ply];
+        let mut scores = order::score_moves(pos, &self.s.eval.params, &moves, hash_move, &killers, &self.s.history);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_key = MoveKey::NONE;
+        self.path.push(key);
+        for i in 0..moves.len() {
+            order::pick(&mut moves, &mut scores, i);
+            let m = moves[i];
+            let child = pos.after(&m);
+            let quiet = !m.is_capture() && m.promotion.is_none();
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+            } else {
+                let reduce = if quiet && !in_check && depth >= 3 && i >= 3 && scores[i] < 1_000_000 {
+                    1 + i32::from(i >= 8 && depth >= 6)
+                } else {
+                    0
+                };
+                score = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && reduce > 0 && !self.aborted {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            if self.aborted {
+                self.path.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_key = MoveKey::of(&m);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if quiet {
+                    let k = &mut self.s.killers[ply];
+                    if k[0] != best_key {
+                        k[1] = k[0];
+                        k[0] = best_key;
+                    }
+                    let h = &mut self.s.history[order::history_index(pos.turn().index(), &m)];
+                    *h = (*h + depth * depth).min(900_000);
+                }
+                break;
+            }
+        }
+        self.path.pop();
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.s.tt.store(Entry { key, best: best_key, score: to_tt(best_score, ply), depth: depth as i16, bound });
+        best_score
+    }
+
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+        self.nodes += 1;
+        self.check_abort();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        if let Some(score) = self.decided(pos, ply) {
+            return score;
+        }
+        if ply >= MAX_PLY {
+            return self.s.eval.evaluate(pos);
+        }
+        let params = &self.s.eval.params;
+        let in_check = has_check(pos.variant()) && pos.is_check();
+        let (mut moves, stand) = if in_check && qply < 4 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            (moves, -INFINITY)
+        } else {
+            let stand = self.s.eval.evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            (pos.noisy_moves(), stand)
+        };
+        let mut scores: Vec<i32> = moves.iter().map(|m| order::exchange_guess(pos, params, m)).collect();
+        let mut best = stand;
+        self.path.push(zobrist::hash(pos));
+        for i in 0..moves.len() {
+            order::pick(&mut moves, &mut scores, i);
+            if stand > -INFINITY {
+                // Losing captures and captures that cannot lift the score to alpha are skipped.
+                if scores[i] < 0 || stand + scores[i] + 200 <= alpha {
+                    continue;
+                }
+            }
+            let child = pos.after(&moves[i]);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.aborted {
+                self.path.pop();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        best
+    }
+}

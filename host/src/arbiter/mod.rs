@@ -1,0 +1,28 @@
+//! The arbiter: bot-run tournaments as the host runs them, from sign-up to the prize table.
+//!
+//! The pairing and tie-break engines (`super::tournament`) are pure; this module keeps their
+//! decisions in the database and does what follows from them: it opens a place (a thread) for
+//! each game, announces rounds, records results as games end, and pairs the next round when the
+//! last game of one ends.
+//!
+//! Everything is recomputed from storage. [`rounds::advance`] looks at a tournament as stored
+//! and does whatever is due (open the missing games, finish a complete round, pair the next one,
+//! finish the event); it runs after every command that can end a game and on every tick, so a
+//! restart, or a crash between two steps, loses nothing: the next tick picks up where it stopped.
+//!
+//! Rules the arbiter adds to the engines' (also in `help.md`, shown by `/help tournament`):
+//! - Tournament games cannot be aborted (an abort would leave a pairing without a result).
+//! - Withdrawal forfeits the withdrawn player's unfinished game to the opponent.
+//! - Knockout: a drawn game is followed by a decider with colours reversed, in which a draw
+//!   counts as a win for Black (Armageddon); the pairing records who went through.
+//! - A tournament whose start time comes with fewer than the players it needs is cancelled.
+
+mod commands;
+mod event;
+mod results;
+mod rounds;
+mod show;
+
+pub(crate) use commands::handle;
+pub(crate) use results::settle;
+pub(crate) use rounds::advance_all;

@@ -1,0 +1,258 @@
+//! The commands players give: the host's typed contract with every adapter.
+//!
+//! An adapter hands the host a [`Command`] whose people are resolved [`User`]s (a platform id and
+//! the name to show). Discord builds one straight from a slash command's typed options, so
+//! nothing a player types into one option can set another. Text is read only at the edges that
+//! are text (the console, button ids, Matrix messages), through one reader: `str::parse` gives a
+//! [`Command<Mention>`], whose mentions the adapter then resolves with
+//! [`Command::try_map_users`]. The one writer of command text is `Display`, used for button ids
+//! and every "type `/accept challenge:3`" hint; what it writes reads back as the same command.
+//!
+//! ```
+//! use host::{Command, Mention, User};
+//!
+//! let typed: Command<Mention> = "/challenge @bob variant:golem time:10+5".parse().unwrap();
+//! let resolved = typed.try_map_users(|m| match m.0.as_str() {
+//!     "@bob" => Ok(User { id: "bob".into(), name: "Bob".into() }),
+//!     other => Err(format!("who is {other}?")),
+//! });
+//! let command = resolved.unwrap();
+//! assert_eq!(command.to_string(), "/challenge opponent:@bob variant:golem time:10+5");
+//! ```
+
+mod read;
+mod tournament;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+use data::{ChallengeId, GameId, TournamentId};
+use rules::{Square, Variant};
+
+pub use data::ColorChoice;
+pub use read::{CommandError, CommandSpec, COMMANDS};
+pub use tournament::NAME_LENGTH;
+
+use super::clock::TimeControl;
+use super::User;
+
+/// A person named in typed text, as typed, before the adapter resolves it to a [`User`]:
+/// `@bob` on the console, `<@80351110224678912>` on Discord, `@bob:example.org` on Matrix.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Mention(pub String);
+
+/// A game a button was made for: the command acts only while it is still the channel's game.
+pub type GameRef = Option<GameId>;
+
+/// Whether a game counts for ratings when the challenger does not say.
+pub const RATED_BY_DEFAULT: bool = true;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command<U = User> {
+    /// A challenge to `opponent`, or to anyone in the channel.
+    Challenge {
+        opponent: Option<U>,
+        variant: Variant,
+        color: ColorChoice,
+        time: TimeControl,
+        rated: bool,
+    },
+    /// Accept a challenge in this channel: the one named, the one from `challenger`, or the
+    /// only one open to you.
+    Accept {
+        challenger: Option<U>,
+        challenge: Option<ChallengeId>,
+    },
+    /// Decline a challenge made to you, or withdraw your own.
+    Decline {
+        challenger: Option<U>,
+        challenge: Option<ChallengeId>,
+    },
+    /// A move as the player wrote it; `confirm` plays a Grolman turn that loses on the spot.
+    Move {
+        text: String,
+        confirm: bool,
+        game: GameRef,
+    },
+    Board,
+    Moves {
+        square: Option<Square>,
+    },
+    /// Resigning asks first; `confirm` resigns.
+    Resign {
+        confirm: bool,
+        game: GameRef,
+    },
+    Draw {
+        action: DrawAction,
+        game: GameRef,
+    },
+    Takeback {
+        action: OfferAction,
+        game: GameRef,
+    },
+    Abort,
+    Game,
+    /// This channel's game as PGN, or any game by its number.
+    Pgn {
+        game: GameRef,
+    },
+    /// The replay of a finished game, as an animated GIF.
+    Gif {
+        game: GameId,
+    },
+    Rules {
+        variant: Option<Variant>,
+    },
+    Rating {
+        user: Option<U>,
+        variant: Option<Variant>,
+    },
+    Leaderboard {
+        variant: Variant,
+    },
+    History {
+        user: Option<U>,
+    },
+    Help,
+    /// `/tournament <sub> ...` (and `/help tournament`, which is `Tournament(Help)`).
+    Tournament(TournamentCommand<U>),
+}
+
+/// The subcommands of `/tournament`. `id` names a tournament; without it, the server's one open
+/// or running tournament is meant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentCommand<U = User> {
+    Create {
+        name: String,
+        variant: Variant,
+        format: data::Format,
+        /// Swiss only; round robin and knockout count their own.
+        rounds: Option<u32>,
+        time: TimeControl,
+        rated: bool,
+        /// `None`: when the organiser says `/tournament start`.
+        starts: Option<Starts>,
+        /// Round robin only: everyone meets twice.
+        double: bool,
+    },
+    Join {
+        id: Option<TournamentId>,
+    },
+    Leave {
+        id: Option<TournamentId>,
+    },
+    Start {
+        id: Option<TournamentId>,
+    },
+    Standings {
+        id: Option<TournamentId>,
+    },
+    Pairings {
+        round: Option<u32>,
+        id: Option<TournamentId>,
+    },
+    Withdraw {
+        player: U,
+        id: Option<TournamentId>,
+    },
+    Cancel {
+        id: Option<TournamentId>,
+    },
+    List,
+    /// How tournaments work: formats, tie-breaks, byes, withdrawal, the decider.
+    Help,
+}
+
+/// When a tournament starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Starts {
+    /// At the scheduler's next step.
+    Now,
+    /// This many milliseconds after the command.
+    In(i64),
+    /// At this time (milliseconds since the Unix epoch, UTC).
+    At(i64),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+    Claim,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OfferAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+impl<U> Command<U> {
+    /// The same command with each person it names replaced by `f`'s answer: how an adapter
+    /// resolves the mentions of a command read from text.
+    pub fn try_map_users<V, E>(self, mut f: impl FnMut(U) -> Result<V, E>) -> Result<Command<V>, E> {
+        let mut person = |u: Option<U>| u.map(&mut f).transpose();
+        Ok(match self {
+            Command::Challenge { opponent, variant, color, time, rated } => {
+                Command::Challenge { opponent: person(opponent)?, variant, color, time, rated }
+            }
+            Command::Accept { challenger, challenge } => Command::Accept { challenger: person(challenger)?, challenge },
+            Command::Decline { challenger, challenge } => {
+                Command::Decline { challenger: person(challenger)?, challenge }
+            }
+            Command::Rating { user, variant } => Command::Rating { user: person(user)?, variant },
+            Command::History { user } => Command::History { user: person(user)? },
+            Command::Tournament(t) => Command::Tournament(t.try_map_users(&mut f)?),
+            Command::Move { text, confirm, game } => Command::Move { text, confirm, game },
+            Command::Board => Command::Board,
+            Command::Moves { square } => Command::Moves { square },
+            Command::Resign { confirm, game } => Command::Resign { confirm, game },
+            Command::Draw { action, game } => Command::Draw { action, game },
+            Command::Takeback { action, game } => Command::Takeback { action, game },
+            Command::Abort => Command::Abort,
+            Command::Game => Command::Game,
+            Command::Pgn { game } => Command::Pgn { game },
+            Command::Gif { game } => Command::Gif { game },
+            Command::Rules { variant } => Command::Rules { variant },
+            Command::Leaderboard { variant } => Command::Leaderboard { variant },
+            Command::Help => Command::Help,
+        })
+    }
+
+    /// The people the command names, in the order it names them.
+    pub fn people(&self) -> Vec<&U> {
+        match self {
+            Command::Challenge { opponent: u, .. }
+            | Command::Accept { challenger: u, .. }
+            | Command::Decline { challenger: u, .. }
+            | Command::Rating { user: u, .. }
+            | Command::History { user: u } => u.iter().collect(),
+            Command::Tournament(TournamentCommand::Withdraw { player, .. }) => vec![player],
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl<U> TournamentCommand<U> {
+    /// The same subcommand with the person it names (if any) replaced by `f`'s answer.
+    pub fn try_map_users<V, E>(self, f: impl FnOnce(U) -> Result<V, E>) -> Result<TournamentCommand<V>, E> {
+        Ok(match self {
+            TournamentCommand::Create { name, variant, format, rounds, time, rated, starts, double } => {
+                TournamentCommand::Create { name, variant, format, rounds, time, rated, starts, double }
+            }
+            TournamentCommand::Join { id } => TournamentCommand::Join { id },
+            TournamentCommand::Leave { id } => TournamentCommand::Leave { id },
+            TournamentCommand::Start { id } => TournamentCommand::Start { id },
+            TournamentCommand::Standings { id } => TournamentCommand::Standings { id },
+            TournamentCommand::Pairings { round, id } => TournamentCommand::Pairings { round, id },
+            TournamentCommand::Withdraw { player, id } => TournamentCommand::Withdraw { player: f(player)?, id },
+            TournamentCommand::Cancel { id } => TournamentCommand::Cancel { id },
+            TournamentCommand::List => TournamentCommand::List,
+            TournamentCommand::Help => TournamentCommand::Help,
+        })
+    }
+}

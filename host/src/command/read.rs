@@ -1,0 +1,424 @@
+//! Reading command text: `/challenge @bob variant:golem color:white time:5+3 rated:no`.
+//!
+//! Options are `key:value` pairs, in any order; a value with spaces is quoted
+//! (`name:"Friday Swiss"`, with `\"` and `\\` inside quotes), and a quoted word is always a
+//! value, never an option. The main option of a command may also stand alone (`/rules golem`).
+//! People are read as [`Mention`]s, as typed, for the adapter to resolve.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{ColorChoice, Command, DrawAction, Mention, OfferAction, TournamentCommand, RATED_BY_DEFAULT};
+
+/// What is wrong with a command line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    #[error("commands start with `/`, like `/help`")]
+    NoSlash,
+    #[error("unknown command `/{0}`; `/help` lists them")]
+    Unknown(String),
+    #[error("`/{command}` needs {what}; for example `{example}`")]
+    Missing { command: &'static str, what: &'static str, example: &'static str },
+    #[error("`/{command}` has no option `{option}`")]
+    UnknownOption { command: &'static str, option: String },
+    #[error("{0}")]
+    Value(String),
+    #[error("a quote is not closed")]
+    OpenQuote,
+}
+
+/// One option as typed: `key:value`, or a bare value.
+pub(super) struct Arg {
+    pub(super) key: Option<String>,
+    pub(super) value: String,
+    /// Written in quotes: a value whatever it looks like.
+    pub(super) quoted: bool,
+}
+
+/// The arguments of one command, consumed as the command's parser asks for them.
+pub(super) struct Args {
+    pub(super) command: &'static str,
+    pub(super) args: Vec<Arg>,
+}
+
+impl Args {
+    /// Takes the option named `key`, or else (when `positional`) the first bare value.
+    pub(super) fn take(&mut self, key: &str, positional: bool) -> Option<String> {
+        let at = self
+            .args
+            .iter()
+            .position(|a| a.key.as_deref() == Some(key))
+            .or_else(|| positional.then(|| self.args.iter().position(|a| a.key.is_none())).flatten())?;
+        Some(self.args.remove(at).value)
+    }
+
+    pub(super) fn parse<T: FromStr>(&mut self, key: &str, positional: bool) -> Result<Option<T>, CommandError>
+    where
+        T::Err: fmt::Display,
+    {
+        self.take(key, positional).map(|v| v.parse::<T>().map_err(|e| CommandError::Value(e.to_string()))).transpose()
+    }
+
+    /// A number that names a game or a challenge (`game:12`).
+    pub(super) fn id(&mut self, key: &'static str) -> Result<Option<i64>, CommandError> {
+        self.number(key, false)
+    }
+
+    /// Like [`Args::id`], and the number may also stand alone (`/gif 12`).
+    pub(super) fn id_at(&mut self, key: &'static str) -> Result<Option<i64>, CommandError> {
+        self.number(key, true)
+    }
+
+    fn number(&mut self, key: &'static str, positional: bool) -> Result<Option<i64>, CommandError> {
+        self.take(key, positional)
+            .map(|v| {
+                v.trim_start_matches('#')
+                    .parse()
+                    .map_err(|_| CommandError::Value(format!("`{key}:{v}` needs a number, like `{key}:12`")))
+            })
+            .transpose()
+    }
+
+    fn confirm(&mut self) -> Result<bool, CommandError> {
+        Ok(self.take("confirm", false).map(|v| yes_no(&v)).transpose()?.unwrap_or(false))
+    }
+
+    /// Fails on anything left over: a misspelt option must not be silently ignored.
+    pub(super) fn done(self) -> Result<(), CommandError> {
+        match self.args.into_iter().next() {
+            None => Ok(()),
+            Some(Arg { key: Some(key), .. }) => Err(CommandError::UnknownOption { command: self.command, option: key }),
+            Some(Arg { value, .. }) => Err(CommandError::UnknownOption { command: self.command, option: value }),
+        }
+    }
+}
+
+impl FromStr for Command<Mention> {
+    type Err = CommandError;
+
+    fn from_str(line: &str) -> Result<Command<Mention>, CommandError> {
+        let line = line.trim();
+        let rest = line.strip_prefix('/').ok_or(CommandError::NoSlash)?;
+        let (name, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let name = name.to_ascii_lowercase();
+        let command = COMMANDS.iter().find(|c| c.name == name).ok_or_else(|| CommandError::Unknown(name.clone()))?;
+        (command.parse)(Args { command: command.name, args: split_args(rest)? })
+    }
+}
+
+/// Whether `key` names an option. Shorter words before a colon are move text (`e2:e4`, `Nb:d4`).
+pub(super) fn is_option_key(key: &str) -> bool {
+    key.len() > 2 && key.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// Splits on white space outside quotes. A word's text up to its first colon, when it is an
+/// option key and nothing of it was quoted, is the option's name.
+fn split_args(s: &str) -> Result<Vec<Arg>, CommandError> {
+    let mut args = Vec::new();
+    let mut word = Arg { key: None, value: String::new(), quoted: false };
+    let mut in_quotes = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                in_quotes = !in_quotes;
+                word.quoted = true;
+            }
+            '\\' if in_quotes => match chars.next() {
+                Some(escaped) => word.value.push(escaped),
+                None => return Err(CommandError::OpenQuote),
+            },
+            ':' if !in_quotes && !word.quoted && word.key.is_none() && is_option_key(&word.value) => {
+                word.key = Some(std::mem::take(&mut word.value).to_ascii_lowercase());
+            }
+            c if c.is_whitespace() && !in_quotes => {
+                if word.quoted || word.key.is_some() || !word.value.is_empty() {
+                    args.push(std::mem::replace(&mut word, Arg { key: None, value: String::new(), quoted: false }));
+                }
+            }
+            c => word.value.push(c),
+        }
+    }
+    if in_quotes {
+        return Err(CommandError::OpenQuote);
+    }
+    if word.quoted || word.key.is_some() || !word.value.is_empty() {
+        args.push(word);
+    }
+    Ok(args)
+}
+
+/// A command's name, what `/help` says of it, and its parser.
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub usage: &'static str,
+    pub about: &'static str,
+    parse: fn(Args) -> Result<Command<Mention>, CommandError>,
+}
+
+/// A person as typed; the adapter resolves it.
+pub(super) fn mention(value: String) -> Mention {
+    Mention(value)
+}
+
+pub(super) fn yes_no(value: &str) -> Result<bool, CommandError> {
+    match value.to_ascii_lowercase().as_str() {
+        "yes" | "y" | "true" | "on" => Ok(true),
+        "no" | "n" | "false" | "off" => Ok(false),
+        _ => Err(CommandError::Value(format!("`{value}` is not yes or no"))),
+    }
+}
+
+pub const COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "challenge",
+        usage: "/challenge [opponent:@user] variant:<id> [color:white|black|random] [time:3d|10+5] [rated:yes|no]",
+        about: "challenge someone (or anyone, without an opponent) to a game",
+        parse: |mut a| {
+            let mut opponent = a.take("opponent", false).map(mention);
+            if opponent.is_none() {
+                let at = a.args.iter().position(|x| x.key.is_none() && x.value.starts_with(['@', '<']));
+                opponent = at.map(|i| mention(a.args.remove(i).value));
+            }
+            let variant = a.parse("variant", true)?.ok_or(CommandError::Missing {
+                command: "challenge",
+                what: "a variant",
+                example: "/challenge @bob variant:golem",
+            })?;
+            let color = match a.take("color", false).as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None | Some("random") => ColorChoice::Random,
+                Some("white") | Some("w") => ColorChoice::White,
+                Some("black") | Some("b") => ColorChoice::Black,
+                Some(other) => {
+                    return Err(CommandError::Value(format!("`{other}` is not a colour: white, black or random")))
+                }
+            };
+            let time = a.parse("time", false)?.unwrap_or_default();
+            let rated = a.take("rated", false).map(|v| yes_no(&v)).transpose()?.unwrap_or(RATED_BY_DEFAULT);
+            a.done()?;
+            Ok(Command::Challenge { opponent, variant, color, time, rated })
+        },
+    },
+    CommandSpec {
+        name: "accept",
+        usage: "/accept [challenger:@user]",
+        about: "accept a challenge made in this channel",
+        parse: |mut a| {
+            let challenge = a.id("challenge")?;
+            let challenger = a.take("challenger", true).map(mention);
+            a.done()?;
+            Ok(Command::Accept { challenger, challenge })
+        },
+    },
+    CommandSpec {
+        name: "decline",
+        usage: "/decline [challenger:@user]",
+        about: "decline a challenge addressed to you (or withdraw your own)",
+        parse: |mut a| {
+            let challenge = a.id("challenge")?;
+            let challenger = a.take("challenger", true).map(mention);
+            a.done()?;
+            Ok(Command::Decline { challenger, challenge })
+        },
+    },
+    CommandSpec {
+        name: "move",
+        usage: "/move <move> [confirm:yes]",
+        about: "play a move: SAN (Nf3, exd5, O-O) or coordinates (g1f3)",
+        parse: |mut a| {
+            let confirm = a.confirm()?;
+            let game = a.id("game")?;
+            let words: Vec<String> = a
+                .args
+                .drain(..)
+                .map(|x| match x.key {
+                    Some(k) => format!("{k}:{}", x.value),
+                    None => x.value,
+                })
+                .collect();
+            if words.is_empty() {
+                return Err(CommandError::Missing { command: "move", what: "a move", example: "/move e4" });
+            }
+            Ok(Command::Move { text: words.join(" "), confirm, game })
+        },
+    },
+    CommandSpec {
+        name: "board",
+        usage: "/board",
+        about: "show the board of this channel's game",
+        parse: |a| a.done().map(|_| Command::Board),
+    },
+    CommandSpec {
+        name: "moves",
+        usage: "/moves [square]",
+        about: "list the legal moves (of the piece on a square), marked on the board",
+        parse: |mut a| {
+            let square = a.parse("square", true)?;
+            a.done()?;
+            Ok(Command::Moves { square })
+        },
+    },
+    CommandSpec {
+        name: "resign",
+        usage: "/resign",
+        about: "resign your game in this channel (asks to confirm)",
+        parse: |mut a| {
+            let confirm = a.confirm()?;
+            let game = a.id("game")?;
+            a.done()?;
+            Ok(Command::Resign { confirm, game })
+        },
+    },
+    CommandSpec {
+        name: "draw",
+        usage: "/draw offer|accept|decline|claim",
+        about: "offer, accept or decline a draw, or claim one (repetition, fifty moves)",
+        parse: |mut a| {
+            let game = a.id("game")?;
+            let action = match a.take("action", true).as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("offer") => DrawAction::Offer,
+                Some("accept") => DrawAction::Accept,
+                Some("decline") => DrawAction::Decline,
+                Some("claim") => DrawAction::Claim,
+                _ => {
+                    return Err(CommandError::Missing {
+                        command: "draw",
+                        what: "offer, accept, decline or claim",
+                        example: "/draw offer",
+                    })
+                }
+            };
+            a.done()?;
+            Ok(Command::Draw { action, game })
+        },
+    },
+    CommandSpec {
+        name: "takeback",
+        usage: "/takeback offer|accept|decline",
+        about: "ask to take back your last move, or answer such a request",
+        parse: |mut a| {
+            let game = a.id("game")?;
+            let action = match a.take("action", true).as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("offer") => OfferAction::Offer,
+                Some("accept") => OfferAction::Accept,
+                Some("decline") => OfferAction::Decline,
+                _ => {
+                    return Err(CommandError::Missing {
+                        command: "takeback",
+                        what: "offer, accept or decline",
+                        example: "/takeback offer",
+                    })
+                }
+            };
+            a.done()?;
+            Ok(Command::Takeback { action, game })
+        },
+    },
+    CommandSpec {
+        name: "abort",
+        usage: "/abort",
+        about: "call off the game before both players have moved",
+        parse: |a| a.done().map(|_| Command::Abort),
+    },
+    CommandSpec {
+        name: "game",
+        usage: "/game",
+        about: "players, clocks and moves of this channel's game",
+        parse: |a| a.done().map(|_| Command::Game),
+    },
+    CommandSpec {
+        name: "pgn",
+        usage: "/pgn [game:<number>]",
+        about: "this channel's game (or any game by its number) as PGN",
+        parse: |mut a| {
+            let game = a.id("game")?;
+            a.done()?;
+            Ok(Command::Pgn { game })
+        },
+    },
+    CommandSpec {
+        name: "gif",
+        usage: "/gif game:<number>",
+        about: "the replay of a finished game, as an animated picture",
+        parse: |mut a| {
+            let game = a.id_at("game")?.ok_or(CommandError::Missing {
+                command: "gif",
+                what: "a game's number",
+                example: "/gif game:12",
+            })?;
+            a.done()?;
+            Ok(Command::Gif { game })
+        },
+    },
+    CommandSpec {
+        name: "rules",
+        usage: "/rules [variant]",
+        about: "the rules of a variant, with diagrams",
+        parse: |mut a| {
+            let variant = a.parse("variant", true)?;
+            a.done()?;
+            Ok(Command::Rules { variant })
+        },
+    },
+    CommandSpec {
+        name: "rating",
+        usage: "/rating [user:@user] [variant]",
+        about: "ratings of a player (you, by default)",
+        parse: |mut a| {
+            let user = a.take("user", false).map(mention);
+            let user = user.or_else(|| {
+                let at = a.args.iter().position(|x| x.key.is_none() && x.value.starts_with(['@', '<']));
+                at.map(|i| mention(a.args.remove(i).value))
+            });
+            let variant = a.parse("variant", true)?;
+            a.done()?;
+            Ok(Command::Rating { user, variant })
+        },
+    },
+    CommandSpec {
+        name: "leaderboard",
+        usage: "/leaderboard <variant>",
+        about: "the best rated players of a variant",
+        parse: |mut a| {
+            let variant = a.parse("variant", true)?.ok_or(CommandError::Missing {
+                command: "leaderboard",
+                what: "a variant",
+                example: "/leaderboard werewolf",
+            })?;
+            a.done()?;
+            Ok(Command::Leaderboard { variant })
+        },
+    },
+    CommandSpec {
+        name: "history",
+        usage: "/history [user:@user]",
+        about: "recent finished games of a player (you, by default)",
+        parse: |mut a| {
+            let user = a.take("user", true).map(mention);
+            a.done()?;
+            Ok(Command::History { user })
+        },
+    },
+    CommandSpec {
+        name: "tournament",
+        usage: "/tournament create|join|leave|start|standings|pairings|withdraw|cancel|list|help",
+        about: "bot-run Swiss, round-robin and knockout tournaments; `/help tournament` explains them",
+        parse: |a| super::tournament::read(a).map(Command::Tournament),
+    },
+    CommandSpec {
+        name: "help",
+        usage: "/help [tournament]",
+        about: "this list (or how tournaments work)",
+        parse: |mut a| {
+            let topic = a.take("topic", true);
+            a.done()?;
+            match topic.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None => Ok(Command::Help),
+                Some("tournament" | "tournaments") => Ok(Command::Tournament(TournamentCommand::Help)),
+                Some(other) => Err(CommandError::Value(format!(
+                    "there is no help on `{other}`: `/help` lists the commands, `/help tournament` explains tournaments"
+                ))),
+            }
+        },
+    },
+];

@@ -1,0 +1,340 @@
+//! The game host: typed commands in, replies out, the same for every chat network.
+//!
+//! An adapter (the console, Discord, Matrix) turns what a user did into a [`Request`] carrying a
+//! typed [`Command`] whose people are resolved [`User`]s, and shows the [`Reply`] it gets back; the host owns everything in between: challenges, moves, offers,
+//! clocks and ratings, all kept in the database so that a restart loses nothing. The host never
+//! knows which adapter called it; where it needs the adapter's help (a fresh channel for a game
+//! when the current one is busy) it asks through [`Places`].
+//!
+//! Every command is one small function in the module of its concept (`challenge`, `play`,
+//! `offers`, `info`), taking a [`Ctx`] with the request and the host's shared parts. A command
+//! either succeeds with a reply, or changes nothing and says why ([`Refusal`], shown privately).
+//!
+//! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out, expires old
+//! challenges, reminds correspondence players whose time runs short, and runs the tournaments
+//! (`arbiter`: starting them, pairing rounds, opening their games in places the adapter gives).
+//! Adapters call it about once a second; see `schedule.rs` for how the host keeps clocks fair
+//! across its own downtime.
+
+pub mod clock;
+pub mod command;
+pub mod limits;
+pub mod rating;
+pub mod reply;
+pub mod tournament;
+mod user;
+
+mod arbiter;
+mod challenge;
+mod end;
+mod info;
+mod offers;
+mod play;
+mod remind;
+mod replay;
+mod schedule;
+mod stored;
+mod suggest;
+mod table;
+mod view;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use data::AsyncStore;
+use render::Renderer;
+
+pub use clock::{Clock, ManualClock, SystemClock, TimeControl, TimeControlError};
+pub use command::{
+    ColorChoice, Command, CommandError, DrawAction, Mention, OfferAction, Starts, TournamentCommand, COMMANDS,
+    RATED_BY_DEFAULT,
+};
+/// What the contract names from storage and pictures, so adapters need neither crate.
+pub use data::{default_path as default_database, ChallengeId, Format, GameId, TournamentId};
+pub use limits::Limits;
+pub use render::Theme;
+pub use reply::{Button, ButtonStyle, Image, ImageFormat, Message, Reply, ShownBoard};
+pub use schedule::ALIVE_WINDOW_MS;
+pub use suggest::{matching_moves, Suggestion};
+pub use user::User;
+
+/// How a host is set up.
+#[derive(Clone)]
+pub struct Settings {
+    /// The database: a SQLite path, or a `postgres://` URL (see [`data::Location`]).
+    pub db: PathBuf,
+    /// The chat network this host serves (`console`, `discord`): the scheduler ends games and
+    /// expires challenges of this platform only, so two adapters may share one database.
+    pub platform: String,
+    /// Width of board pictures in pixels.
+    pub board_size: u32,
+    pub theme: Theme,
+    /// How long a challenge waits for an answer.
+    pub challenge_expiry_ms: i64,
+    /// The largest file the network takes (Discord's 10 MB): replays are drawn smaller to fit.
+    pub upload_limit: usize,
+    /// How much one user may do (see `limits`).
+    pub limits: Limits,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Settings {
+    /// The defaults for `platform`: 640-pixel boards, challenges open for a day, the system clock.
+    pub fn new(db: impl Into<PathBuf>, platform: &str) -> Settings {
+        Settings {
+            db: db.into(),
+            platform: platform.to_string(),
+            board_size: render::BoardView::DEFAULT_SIZE,
+            theme: Theme::default(),
+            challenge_expiry_ms: clock::DAY_MS,
+            upload_limit: 10 * 1024 * 1024,
+            limits: Limits::default(),
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+/// One command from one user in one channel.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub platform: String,
+    /// The server (guild) of the channel; `None` for the console and direct messages.
+    pub server: Option<String>,
+    pub channel: String,
+    pub user: User,
+    /// Whether the user may manage this server's tournaments (on Discord, the Manage Server
+    /// permission): they may start, withdraw from and cancel any tournament, as its organiser may.
+    pub manager: bool,
+    /// Unique per user action (an interaction id, a console line): a retried request moves once.
+    pub request_id: String,
+    pub command: Command,
+}
+
+/// Why an adapter could not open a place: its own error, whatever its network said.
+pub type PlaceError = Box<dyn std::error::Error + Send + Sync>;
+
+/// What the adapter provides beyond a reply: a fresh place for a game when its channel has one.
+#[async_trait]
+pub trait Places: Send + Sync {
+    /// Opens a new channel for a game (on Discord, a thread under `parent_channel` named
+    /// `title`, such as `Round 2 · Board 3 · alice vs bob` for a tournament game) and returns
+    /// its id.
+    async fn open_place(&self, parent_channel: &str, title: &str) -> Result<String, PlaceError>;
+}
+
+/// Why the host cannot run at all (a command's failure is a reply, never this).
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The location is shown as [`data::Location`] shows it: a PostgreSQL URL without its
+    /// password.
+    #[error("cannot open the database {location}: {source}")]
+    Open { location: data::Location, source: data::Error },
+    #[error("cannot resume the clocks: {0}")]
+    Resume(data::Error),
+    /// Something stored cannot be read; the log says what.
+    #[error("{0}")]
+    Broken(String),
+}
+
+/// The game host. Clones share everything (database, renderer, clock).
+#[derive(Clone)]
+pub struct Host {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: AsyncStore,
+    renderer: Renderer,
+    settings: Settings,
+    /// Held while a tournament step opens games (see `arbiter::rounds`).
+    arbiter: tokio::sync::Mutex<()>,
+    /// This process among the deployment's, as leases name their holder: unique per start.
+    holder: String,
+    throttle: limits::Throttle,
+}
+
+impl Host {
+    /// Opens the database (creating and migrating it as needed) and moves every running clock
+    /// past the time the host was down.
+    pub async fn open(settings: Settings) -> Result<Host, HostError> {
+        let location = data::Location::from(&settings.db);
+        let store = AsyncStore::open(location.clone()).await.map_err(|source| HostError::Open { location, source })?;
+        let host = Host {
+            inner: Arc::new(Inner {
+                store,
+                renderer: Renderer::new(),
+                settings,
+                arbiter: tokio::sync::Mutex::new(()),
+                holder: holder_name(),
+                throttle: Default::default(),
+            }),
+        };
+        host.resume().await?;
+        Ok(host)
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    pub fn now(&self) -> i64 {
+        self.inner.settings.clock.now_ms()
+    }
+
+    fn store(&self) -> &AsyncStore {
+        &self.inner.store
+    }
+
+    /// Runs one command. Never fails: whatever goes wrong becomes a private message that says
+    /// what, and a command that fails changes nothing.
+    pub async fn handle(&self, request: Request, places: &dyn Places) -> Reply {
+        let now = self.now();
+        let limit = self.settings().limits.commands;
+        if !self.inner.throttle.admit(&request.platform, &request.user.id, now, limit) {
+            return Reply::error(limits::too_fast(limit));
+        }
+        let cx = Ctx { host: self, request: &request, places, now, ended_pairing: AtomicBool::new(false) };
+        let mut reply = self.dispatch(&cx).await.unwrap_or_else(Refusal::into_reply);
+        // A tournament game ended: its round may be complete now, and the next one is paired at
+        // once rather than at the next tick. Other commands cost the tournaments nothing.
+        if cx.ended_pairing.load(Ordering::Relaxed) {
+            reply.messages.extend(arbiter::advance_all(self, places).await);
+        }
+        reply
+    }
+
+    async fn dispatch(&self, cx: &Ctx<'_>) -> Handled {
+        match &cx.request.command {
+            Command::Challenge { opponent, variant, color, time, rated } => {
+                challenge::challenge(cx, opponent.as_ref(), *variant, *color, *time, *rated).await
+            }
+            Command::Accept { challenger, challenge } => challenge::accept(cx, challenger.as_ref(), *challenge).await,
+            Command::Decline { challenger, challenge } => challenge::decline(cx, challenger.as_ref(), *challenge).await,
+            Command::Move { text, confirm, game } => play::play(cx, text, *confirm, *game).await,
+            Command::Resign { confirm, game } => play::resign(cx, *confirm, *game).await,
+            Command::Abort => play::abort(cx).await,
+            Command::Draw { action, game } => offers::draw(cx, *action, *game).await,
+            Command::Takeback { action, game } => offers::takeback(cx, *action, *game).await,
+            Command::Board => info::board(cx).await,
+            Command::Moves { square } => info::moves(cx, *square).await,
+            Command::Game => info::game(cx).await,
+            Command::Pgn { game } => info::pgn(cx, *game).await,
+            Command::Gif { game } => replay::gif(cx, *game).await,
+            Command::Rules { variant } => info::rules(cx, *variant),
+            Command::Rating { user, variant } => info::rating(cx, user.as_ref(), *variant).await,
+            Command::Leaderboard { variant } => info::leaderboard(cx, *variant).await,
+            Command::History { user } => info::history(cx, user.as_ref()).await,
+            Command::Help => Ok(info::help()),
+            Command::Tournament(command) => arbiter::handle(cx, command).await,
+        }
+    }
+
+    /// The scheduler's step: ends the games whose player to move ran out of time, expires
+    /// challenges nobody answered, records that the host is alive, and runs the tournaments
+    /// (starts those due, opens their games in places from `places`, pairs rounds). Returns the
+    /// announcements, each with its channel set.
+    pub async fn tick(&self, places: &dyn Places) -> Vec<Message> {
+        self.inner.throttle.forget_quiet(self.now());
+        let mut messages = Vec::new();
+        // Each step commits on its own; one that fails changes nothing and the next tick retries.
+        for step in [schedule::tick(self).await, remind::reminders(self).await] {
+            match step {
+                Ok(more) => messages.extend(more),
+                Err(refusal) => tracing::warn!("the scheduler's step failed: {}", refusal.text()),
+            }
+        }
+        messages.extend(arbiter::advance_all(self, places).await);
+        messages
+    }
+}
+
+/// A name for this process that no other process of the deployment has, now or later: the
+/// machine, the process id and the start time (a restarted process is a new holder, so it never
+/// mistakes a lease of its dead predecessor for its own).
+fn holder_name() -> String {
+    let machine = std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|name| name.trim().to_string())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "host".into());
+    let started = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!("{machine}:{}:{}", std::process::id(), started.as_nanos())
+}
+
+/// One command being handled: the request and the host's shared parts.
+pub(crate) struct Ctx<'a> {
+    host: &'a Host,
+    request: &'a Request,
+    places: &'a dyn Places,
+    /// The time of the request: one "now" for everything the command does.
+    now: i64,
+    /// Set when the command ended a tournament game (see [`Ctx::note_end`]).
+    ended_pairing: AtomicBool,
+}
+
+impl Ctx<'_> {
+    fn store(&self) -> &AsyncStore {
+        self.host.store()
+    }
+
+    fn platform(&self) -> &str {
+        &self.request.platform
+    }
+
+    fn channel(&self) -> &str {
+        &self.request.channel
+    }
+
+    fn user(&self) -> &User {
+        &self.request.user
+    }
+
+    /// Records that the command ended a game, so that a tournament it belongs to moves on.
+    fn note_end(&self, ended: &end::Ended) {
+        if ended.game.pairing.is_some() {
+            self.ended_pairing.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Why a command changed nothing.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// The user asked for something the rules or the game do not allow.
+    Told(String),
+    /// Chimera itself failed (its database, a stored game it cannot read).
+    Broken(String),
+}
+
+impl Refusal {
+    fn text(&self) -> &str {
+        match self {
+            Refusal::Told(text) | Refusal::Broken(text) => text,
+        }
+    }
+
+    fn into_reply(self) -> Reply {
+        match self {
+            Refusal::Told(text) => Reply::error(text),
+            Refusal::Broken(why) => Reply::error(format!(
+                "Something went wrong on Chimera's side ({why}); nothing was changed. Please try again."
+            )),
+        }
+    }
+}
+
+impl From<data::Error> for Refusal {
+    fn from(e: data::Error) -> Refusal {
+        Refusal::Broken(e.to_string())
+    }
+}
+
+/// Refuses with a message for the user.
+fn told<T>(text: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::Told(text.into()))
+}
+
+type Handled = Result<Reply, Refusal>;

@@ -1,0 +1,85 @@
+//! A finished game's replay: an animated GIF of every position, sent with the result and made
+//! again by `/gif`. It is drawn on a blocking thread, never on the async runtime (a long game
+//! takes tens of milliseconds), and kept under the upload limit by drawing it smaller, which the
+//! message then says.
+
+use render::GameGif;
+use rules::Color;
+
+use super::table::Table;
+use super::{Ctx, Handled, Host, Image, Message, Refusal, Reply};
+
+/// A replay, and what to say of its size when it had to be drawn smaller.
+pub(crate) struct Replay {
+    pub image: Image,
+    pub note: Option<String>,
+}
+
+impl Replay {
+    /// `message` with the replay attached, and its note (if any) after the text.
+    pub fn attach_to(self, mut message: Message) -> Message {
+        if let Some(note) = self.note {
+            message.text.push(' ');
+            message.text.push_str(&note);
+        }
+        message.with_image(self.image)
+    }
+}
+
+impl Host {
+    /// The replay of `table`'s game as it stands (finished games show their result).
+    pub(crate) async fn replay(&self, table: &Table) -> Result<Replay, Refusal> {
+        let host = self.clone();
+        let game = table.ended_game();
+        let (white, black) = (table.name(Color::White).to_string(), table.name(Color::Black).to_string());
+        let (id, variant) = (table.id(), table.variant());
+        let drawn = tokio::task::spawn_blocking(move || {
+            let settings = host.settings();
+            let gif = GameGif::new(&game).players(&white, &black).theme(settings.theme).size(settings.board_size);
+            let result = game.outcome().map_or("unfinished", |o| o.result());
+            let alt = format!(
+                "Replay of game {id}, {}: {white} (White) against {black} (Black), {result}, {} moves",
+                variant.name(),
+                game.moves().len().div_ceil(2)
+            );
+            host.inner.renderer.game_gif_within(&gif, settings.upload_limit).map(|out| (out, alt))
+        })
+        .await
+        .map_err(|e| Refusal::Broken(format!("drawing the replay of game {id} failed: {e}")))?;
+        let (out, alt) = drawn.map_err(|e| Refusal::Broken(format!("the replay of game {id}: {e}")))?;
+        let asked = self.settings().board_size;
+        let note = (out.size_used < asked).then(|| {
+            format!("(The replay is drawn at {} px instead of {asked} to stay under the upload limit.)", out.size_used)
+        });
+        Ok(Replay { image: Image::gif(format!("game-{id}.gif"), out.bytes, alt), note })
+    }
+
+    /// A message that ended a game, with the game's replay attached. A replay that cannot be
+    /// made is logged and left out: the result stands and is announced whatever happens to the
+    /// picture.
+    pub(crate) async fn with_replay(&self, table: &Table, message: Message) -> Message {
+        match self.replay(table).await {
+            Ok(replay) => replay.attach_to(message),
+            Err(refusal) => {
+                tracing::error!(game = table.id(), "no replay: {}", refusal.text());
+                message
+            }
+        }
+    }
+}
+
+/// `/gif game:N`: the replay of a finished game.
+pub(crate) async fn gif(cx: &Ctx<'_>, game: data::GameId) -> Handled {
+    let table = cx.host.load_table(game).await?;
+    if table.record.game.state == data::GameState::Active {
+        return super::told(format!("Game {game} is still being played; its replay comes with its result."));
+    }
+    let replay = cx.host.replay(&table).await?;
+    let text = format!(
+        "Game {game}: {} (White) against {} (Black), {}.",
+        table.name(Color::White),
+        table.name(Color::Black),
+        table.variant().name()
+    );
+    Ok(Reply::one(replay.attach_to(Message::text(text))))
+}

@@ -1,0 +1,152 @@
+//! The scheduler: games that run out of time, challenges that expire, and clocks that stay fair
+//! when the host itself is down.
+//!
+//! # Several processes
+//!
+//! Several hosts may share one database (Discord shards split across processes, on
+//! PostgreSQL). Each due clock and each expired challenge is then ended by exactly one of them:
+//! the tick *claims* what is due ([`data::WriteTx::claim_overdue_games`],
+//! [`data::WriteTx::claim_expired_challenges`]: on PostgreSQL `FOR UPDATE SKIP LOCKED`, so
+//! another process's claim skips what this one holds) and ends it in the same transaction. A
+//! process that dies before its commit ends nothing: its transaction rolls back, its locks go,
+//! and the next tick of any process claims the same games again. Announcements follow the
+//! commit, from the process that committed.
+//!
+//! # Downtime
+//!
+//! Nobody can move while the host is down, so nobody should lose time to it. Every tick (and,
+//! on Discord, a timer of its own so that a long tick cannot delay it) writes a heartbeat
+//! (`last_alive`, in the database) in a transaction of its own. When a host starts, the time
+//! since the last heartbeat is downtime: every active game's deadline moves that much later, so
+//! each player to move has exactly the time they had when the deployment stopped. Move times
+//! are measured against the deadline (see `clock.rs`), so the downtime is charged to neither
+//! player. Challenges are not extended: they merely expire.
+//!
+//! A heartbeat younger than [`ALIVE_WINDOW_MS`] means another process may still be serving
+//! (its players moving, its clocks running), so nothing is shifted: one process restarting
+//! beside others must not hand every game in the deployment free time. The price is that a
+//! deployment down for less than the window is not compensated. Two processes starting at once
+//! cannot both shift: the shift and the new heartbeat commit together, and the second start
+//! (serialized after the first, or retried on PostgreSQL) sees the first one's heartbeat.
+
+use data::Challenge;
+
+use super::end::end_on_time;
+use super::play::time_up_message;
+use super::stored::{self, Terms};
+use super::{Host, HostError, Message, Refusal};
+
+/// The heartbeat's key in the database's meta table.
+const LAST_ALIVE: &str = "last_alive";
+
+/// A heartbeat this recent says another process may be alive: no clocks are shifted at start.
+/// Far longer than the heartbeat's interval (a second by default), so a busy process is not
+/// taken for a dead one.
+pub const ALIVE_WINDOW_MS: i64 = 10_000;
+
+/// Overdue games or expired challenges claimed per transaction: a few transactions of bounded
+/// length rather than one holding every lock.
+const CLAIM_BATCH: u32 = 64;
+
+/// Batches per tick at most; whatever is left waits for the next tick.
+const CLAIM_BATCHES: usize = 16;
+
+impl Host {
+    /// At startup: moves every running clock past the downtime since the last heartbeat.
+    pub(super) async fn resume(&self) -> Result<(), HostError> {
+        let now = self.now();
+        let shifted = self
+            .store()
+            .write(move |tx| {
+                let down = tx.meta(LAST_ALIVE)?.map_or(0, |last| now - last);
+                let shifted = if down > ALIVE_WINDOW_MS { tx.shift_deadlines(down, now)? } else { 0 };
+                tx.set_meta(LAST_ALIVE, now)?;
+                Ok((down, shifted))
+            })
+            .await
+            .map_err(HostError::Resume)?;
+        if shifted.1 > 0 {
+            tracing::info!(
+                "the host was down for {}; the clocks of {} game(s) were moved on by as much",
+                super::clock::format_duration(shifted.0),
+                shifted.1
+            );
+        }
+        Ok(())
+    }
+
+    /// Records that this host is alive, in a transaction of its own (see "Downtime").
+    pub async fn heartbeat(&self) -> Result<(), HostError> {
+        let now = self.now();
+        self.store().write(move |tx| tx.set_meta(LAST_ALIVE, now)).await.map_err(HostError::Resume)
+    }
+}
+
+pub(super) async fn tick(host: &Host) -> Result<Vec<Message>, Refusal> {
+    let (now, platform) = (host.now(), host.settings().platform.clone());
+    if let Err(e) = host.heartbeat().await {
+        tracing::warn!("cannot record the heartbeat: {e}");
+    }
+    let mut ended = Vec::new();
+    let mut expired = Vec::new();
+    for _ in 0..CLAIM_BATCHES {
+        let platform = platform.clone();
+        let (claimed, mut flagged, mut gone) = host
+            .store()
+            .write(move |tx| {
+                let games = tx.claim_overdue_games(&platform, now, CLAIM_BATCH)?;
+                let mut flagged = Vec::new();
+                for game in &games {
+                    flagged.extend(end_on_time(tx, game.id, now)?);
+                }
+                let challenges = tx.claim_expired_challenges(&platform, now, CLAIM_BATCH)?;
+                let claimed = games.len().max(challenges.len());
+                let gone = challenges
+                    .into_iter()
+                    .map(|c| {
+                        let challenger = tx.player(c.challenger)?;
+                        let challenged = c.challenged.map(|id| tx.player(id)).transpose()?;
+                        Ok((c, challenger, challenged))
+                    })
+                    .collect::<data::Result<Vec<_>>>()?;
+                Ok((claimed, flagged, gone))
+            })
+            .await?;
+        let progress = !flagged.is_empty() || !gone.is_empty();
+        ended.append(&mut flagged);
+        expired.append(&mut gone);
+        // A full batch may have more behind it; a batch that ended nothing (games whose record
+        // cannot be read stay overdue, logged) must not be claimed again and again.
+        if claimed < CLAIM_BATCH as usize || !progress {
+            break;
+        }
+    }
+    let mut messages = Vec::new();
+    for flagged in &ended {
+        messages.push(time_up_message(host, flagged).await);
+    }
+    // A challenge whose record cannot be read is logged as such and not announced.
+    messages.extend(
+        expired
+            .iter()
+            .filter_map(|(c, challenger, challenged)| expired_message(c, challenger, challenged.as_ref()).ok()),
+    );
+    Ok(messages)
+}
+
+fn expired_message(
+    c: &Challenge,
+    challenger: &data::Player,
+    challenged: Option<&data::Player>,
+) -> Result<Message, Refusal> {
+    let to = challenged.map_or("anyone".to_string(), |p| p.display_name.clone());
+    let variant = c.variant()?;
+    Ok(Message::text(format!(
+        "{}'s challenge {} to {to} ({}) expired unanswered.",
+        challenger.display_name,
+        c.id,
+        variant.name()
+    ))
+    .mentioning(&stored::user(challenger))
+    .in_channel(&c.channel))
+}

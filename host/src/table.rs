@@ -1,0 +1,188 @@
+//! [`Table`]: a stored game as the host plays it, with its players and the rules' game rebuilt
+//! from the stored moves; and finding the game a command is about.
+
+use data::{GameId, GameRecord, GameState, Player};
+use rules::{Color, Game, Outcome, Position, Variant, WinReason};
+
+use super::end::stored_outcome;
+
+use super::clock::TimeControl;
+use super::stored::{self, Terms};
+use super::{told, Ctx, Host, Refusal, User};
+
+#[derive(Clone)]
+pub(crate) struct Table {
+    pub record: GameRecord,
+    pub white: Player,
+    pub black: Player,
+    /// The game so far, replayed from the start position.
+    pub game: Game,
+    time: Option<TimeControl>,
+}
+
+impl Table {
+    /// Rebuilds the rules' game by replaying the stored coordinate moves: the stored FENs are
+    /// for other readers, the moves are the truth.
+    pub fn new(record: GameRecord, white: Player, black: Player) -> Result<Table, Refusal> {
+        let broken = |why: String| stored::unreadable(record.game.record(), why);
+        let variant = record.game.variant()?;
+        let time = record.game.time_control()?;
+        let start = Position::from_fen(variant, &record.game.start_fen).map_err(|e| broken(e.to_string()))?;
+        let mut game = Game::new(start);
+        for m in &record.moves {
+            let parsed = game.position().parse_coord(&m.coord).map_err(|e| broken(format!("ply {}: {e}", m.ply)))?;
+            game.play(parsed).map_err(|e| broken(format!("ply {}: {e}", m.ply)))?;
+        }
+        Ok(Table { record, white, black, game, time })
+    }
+
+    /// The table after one more move: `stored` as the database keeps it, `game` the rules' game
+    /// with it played.
+    pub fn with_move(mut self, stored: data::Move, game: Game) -> Table {
+        self.record.moves.push(stored);
+        self.game = game;
+        self
+    }
+
+    /// The table of a game that has just ended: `game` is its finished record.
+    pub fn with_end(mut self, game: data::Game) -> Table {
+        self.record.game = game;
+        self
+    }
+
+    pub fn id(&self) -> GameId {
+        self.record.game.id
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.game.start().variant()
+    }
+
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    pub fn ply(&self) -> u32 {
+        self.record.ply()
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.position().turn()
+    }
+
+    /// Who moved first (White, unless a game ever starts from a FEN with Black to move).
+    pub fn first(&self) -> Color {
+        self.game.start().turn()
+    }
+
+    pub fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The player of `color` as a user to mention.
+    pub fn user(&self, color: Color) -> User {
+        stored::user(self.player(color))
+    }
+
+    pub fn name(&self, color: Color) -> &str {
+        &self.player(color).display_name
+    }
+
+    /// The colour a platform user plays here, if they play.
+    pub fn color_of(&self, user_id: &str) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| self.player(c).user_id == user_id)
+    }
+
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.time
+    }
+
+    /// The rules' game with its stored ending: a finished game's resignation, time-out or draw
+    /// is applied, as its moves alone do not show them.
+    pub fn ended_game(&self) -> Game {
+        let mut game = self.game.clone();
+        let g = &self.record.game;
+        match (g.state, stored_outcome(g)) {
+            (GameState::Finished, Some(Outcome::Decisive { winner, reason: WinReason::Resignation })) => {
+                game.resign(!winner)
+            }
+            (GameState::Finished, Some(Outcome::Decisive { winner, reason: WinReason::Timeout })) => {
+                game.time_out(!winner)
+            }
+            (GameState::Finished, Some(Outcome::Draw(reason))) => game.draw(reason),
+            _ => {}
+        }
+        game
+    }
+
+    /// The time `color` has for its next move, by the moves played so far.
+    pub fn allowance(&self, color: Color) -> Option<i64> {
+        self.time_control().map(|tc| tc.allowance(&self.record.moves, self.first(), color))
+    }
+}
+
+impl Ctx<'_> {
+    /// The channel's active game, if it has one.
+    pub(crate) async fn active_table(&self) -> Result<Option<Table>, Refusal> {
+        self.host.load_active(self.platform(), self.channel()).await
+    }
+
+    /// The game a command acts on: the channel's active game, which must be `game` when the
+    /// command names one (a button made for a game that has since ended changes nothing).
+    pub(crate) async fn table(&self, game: Option<GameId>) -> Result<Table, Refusal> {
+        match (self.active_table().await?, game) {
+            (Some(table), Some(id)) if table.id() != id => {
+                told(format!("Game {id} is over; this channel's game now is game {}.", table.id()))
+            }
+            (Some(table), _) => Ok(table),
+            (None, Some(id)) => told(format!("Game {id} is over; there is no game in #{} now.", self.channel())),
+            (None, None) => told(format!(
+                "There is no game in #{}. Start one with `/challenge @someone variant:chess`, or see `/help`.",
+                self.channel()
+            )),
+        }
+    }
+
+    /// The colour the requester plays in `table`; only the two players may act on a game.
+    pub(crate) fn seat(&self, table: &Table) -> Result<Color, Refusal> {
+        table.color_of(&self.user().id).ok_or_else(|| {
+            Refusal::Told(format!(
+                "Only {} and {} play in this game; everyone may watch with `/board`, `/game` and `/moves`.",
+                table.white.display_name, table.black.display_name
+            ))
+        })
+    }
+}
+
+impl Host {
+    /// Any game by its number.
+    pub(crate) async fn load_table(&self, id: GameId) -> Result<Table, Refusal> {
+        let found = self
+            .store()
+            .read(move |tx| match tx.game_record(id) {
+                Ok(record) => Ok(Some((tx.player(record.game.white)?, tx.player(record.game.black)?, record))),
+                Err(data::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            })
+            .await?;
+        let Some((white, black, record)) = found else { return told(format!("There is no game {id}.")) };
+        Table::new(record, white, black)
+    }
+
+    /// The active game of a channel, if any.
+    pub(crate) async fn load_active(&self, platform: &str, channel: &str) -> Result<Option<Table>, Refusal> {
+        let (platform, channel) = (platform.to_string(), channel.to_string());
+        let found = self
+            .store()
+            .read(move |tx| {
+                let Some(record) = tx.active_game(&platform, &channel)? else { return Ok(None) };
+                let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
+                Ok(Some((record, white, black)))
+            })
+            .await?;
+        found.map(|(record, white, black)| Table::new(record, white, black)).transpose()
+    }
+}

@@ -1,0 +1,133 @@
+//! What players see of a game: board pictures (from the side of the player to move, the last
+//! move tinted) and the words around them.
+
+use render::{move_squares, BoardView, Markers};
+use rules::{Color, Square};
+
+use super::end::Ended;
+use super::table::Table;
+use super::{Host, Image, Message, ShownBoard};
+
+impl Host {
+    /// The current board of `table`, seen from the side to move, with `markers`; `name` ends
+    /// the file name (`game-12-ply-7.png`).
+    pub(crate) fn board_image(&self, table: &Table, markers: Markers, name: &str) -> Image {
+        let position = table.position();
+        let last_move = table.game.moves().last().copied();
+        let flipped = position.turn() == Color::Black;
+        let settings = self.settings();
+        let mut view = BoardView::new(position)
+            .flipped(flipped)
+            .markers(markers.clone())
+            .theme(settings.theme)
+            .size(settings.board_size)
+            .players(table.name(Color::White), table.name(Color::Black));
+        view.last_move = last_move;
+        let png = self.inner.renderer.board_png(&view);
+        let marks = match markers {
+            Markers::None => Vec::new(),
+            Markers::From(from) => render::legal_markers(position, from).into_iter().map(|(sq, _)| sq).collect(),
+            Markers::List(list) => list.into_iter().map(|(sq, _)| sq).collect(),
+        };
+        let last = table.record.moves.last().map_or_else(String::new, |m| format!(" after {}", m.san));
+        let alt = format!(
+            "{} board{last}, {} ({}) to move, {} at the bottom",
+            table.variant().name(),
+            table.name(position.turn()),
+            position.turn(),
+            position.turn()
+        );
+        Image {
+            board: Some(ShownBoard {
+                variant: table.variant(),
+                fen: position.fen(),
+                flipped,
+                highlight: last_move.map_or_else(Vec::new, |m| move_squares(&m).into_iter().collect()),
+                marks,
+            }),
+            ..Image::png(format!("game-{}-{name}.png", table.id()), png, alt)
+        }
+    }
+
+    /// The board as it stands, for `/board` and after anything that changes it.
+    pub(crate) fn board_message(&self, table: &Table, text: String) -> Message {
+        let image = self.board_image(table, Markers::None, &format!("ply-{}", table.ply()));
+        Message::text(text).with_image(image)
+    }
+
+    /// What everyone sees after a move: the board, the move, check or the end, and a call to
+    /// whoever moves next.
+    pub(crate) fn move_message(&self, table: &Table, ended: Option<&Ended>) -> Message {
+        let mover = !table.to_move();
+        let last = table.record.moves.last().map_or("", |m| m.san.as_str());
+        let mut text = format!("{} ({mover}) played {} {last}.", table.name(mover), move_number(table.ply()));
+        match ended {
+            Some(ended) => {
+                text.push(' ');
+                text.push_str(&ended.announcement());
+            }
+            None => {
+                text.push(' ');
+                text.push_str(&to_move_line(table));
+            }
+        }
+        let message = self.board_message(table, text);
+        match ended {
+            Some(_) => message.mentioning(&table.user(Color::White)).mentioning(&table.user(Color::Black)),
+            None => message.mentioning(&table.user(table.to_move())),
+        }
+    }
+}
+
+/// `Check. bob (Black) to move.`, with the Ghost King's warning in its variant.
+pub(crate) fn to_move_line(table: &Table) -> String {
+    let position = table.position();
+    let turn = position.turn();
+    let warning = match (position.is_check(), table.variant()) {
+        (false, _) => "",
+        (true, rules::Variant::GhostKing) => "The Ghost King can be taken! ",
+        (true, _) => "Check! ",
+    };
+    format!("{warning}{} ({turn}) to move.", table.name(turn))
+}
+
+/// The number written before ply `ply` (1-based): `3.` for White's third move, `3...` for
+/// Black's.
+pub(crate) fn move_number(ply: u32) -> String {
+    let full = ply.div_ceil(2);
+    if ply % 2 == 1 {
+        format!("{full}.")
+    } else {
+        format!("{full}...")
+    }
+}
+
+/// The moves as a score: `1. f3 e5 2. g4 Qh4#`.
+pub(crate) fn score(sans: &[String]) -> String {
+    let mut out = Vec::new();
+    for (i, san) in sans.iter().enumerate() {
+        if i % 2 == 0 {
+            out.push(format!("{}.", i / 2 + 1));
+        }
+        out.push(san.clone());
+    }
+    out.join(" ")
+}
+
+/// Squares as text: `e2, e4`.
+pub(crate) fn squares(list: impl IntoIterator<Item = Square>) -> String {
+    list.into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_number_the_moves() {
+        let sans: Vec<String> = ["f3", "e5", "g4", "Qh4#"].map(String::from).to_vec();
+        assert_eq!(score(&sans), "1. f3 e5 2. g4 Qh4#");
+        assert_eq!(score(&sans[..3]), "1. f3 e5 2. g4");
+        assert_eq!((move_number(1), move_number(2), move_number(3)), ("1.".into(), "1...".into(), "2.".into()));
+    }
+}

@@ -24,6 +24,10 @@ impl Places for FlakyPlaces {
         }
         Ok(format!("{parent}-t{}", self.opened.fetch_add(1, Ordering::SeqCst) + 1))
     }
+    /// Announcements are what the host's `tick` returns; this network takes them all.
+    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
+        Ok(())
+    }
 }
 
 async fn say(host: &Host, places: &FlakyPlaces, n: &mut u32, user: &str, line: &str) -> Reply {

@@ -51,6 +51,9 @@
 //! - **Expired challenges**: [`WriteTx::claim_expired_challenges`], the same way (it deletes
 //!   what it returns).
 //! - **Reminders**: [`WriteTx::claim_reminder`] is `true` for one process per game and deadline.
+//! - **Announcements** (the outbox): [`WriteTx::queue_post`] in the transaction that makes an
+//!   announcement true, held by the writer while it posts; [`WriteTx::claim_posts`] gives the
+//!   writer its own and anyone the posts whose hold ran out; [`WriteTx::delete_post`] once posted.
 //! - **Tournament steps** (which open places on the chat platform between their transactions):
 //!   a lease per tournament, [`WriteTx::acquire_lease`] before the step and
 //!   [`WriteTx::release_lease`] after, with an expiry longer than a step takes. A holder that dies
@@ -99,6 +102,7 @@ mod location;
 mod meta;
 mod moves;
 mod offers;
+mod outbox;
 mod pg;
 mod players;
 mod ratings;
@@ -120,6 +124,7 @@ pub use leases::Lease;
 pub use location::Location;
 pub use moves::{Appended, Move, NewMove};
 pub use offers::{Offer, OfferKind, Proposal};
+pub use outbox::{Post, PostId};
 pub use players::Player;
 pub use ratings::{Glicko, Rating, RatingUpdate};
 pub use tournaments::{

@@ -373,8 +373,24 @@ async fn create_message(State(shared): State<Arc<Shared>>, Path(channel): Path<u
     let channel = ChannelId(channel);
     shared.read(|w| w.channel(channel).map(|_| ()).map_err(|_| ApiError::unknown_channel()))?;
     let bot = shared.read(|w| w.bot);
+    // Discord dedupes a message sent again with the same nonce when `enforce_nonce` is set
+    // (for a few minutes; here for the fake's life): the first message comes back.
+    let nonce = match &body.payload["nonce"] {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    let enforced = nonce.filter(|_| body.payload["enforce_nonce"].as_bool() == Some(true));
     let message = messages::compose(&shared, channel, bot, body, None)?;
-    Ok(Json(shared.write(|w| messages::publish(w, message))))
+    Ok(Json(shared.write(|w| {
+        if let Some(nonce) = enforced {
+            if let Some(first) = w.nonces.get(&(bot, nonce.clone())).and_then(|id| w.messages.get(id)) {
+                return objects::message(w, first);
+            }
+            w.nonces.insert((bot, nonce), message.id);
+        }
+        messages::publish(w, message)
+    })))
 }
 
 async fn get_message(State(shared): State<Arc<Shared>>, Path((channel, message)): Path<(u64, u64)>) -> ApiResult {

@@ -337,6 +337,9 @@ pub(crate) struct World {
     pub controls: HashMap<u64, Control>,
     pub gateway: GatewayStats,
     pub requests: Vec<Request>,
+    /// Messages created with `enforce_nonce`, by author and nonce: the same pair again returns
+    /// the first message instead of a second ("Create Message", `enforce_nonce`).
+    pub nonces: HashMap<(UserId, String), MessageId>,
     /// Set when the `FakeDiscord` is dropped: connections close.
     pub closed: bool,
 }
@@ -362,6 +365,7 @@ impl World {
             controls: HashMap::new(),
             gateway: GatewayStats::default(),
             requests: Vec::new(),
+            nonces: HashMap::new(),
             closed: false,
         }
     }

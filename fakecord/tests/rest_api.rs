@@ -149,3 +149,25 @@ async fn messages_in_a_thread_belong_to_the_thread() {
     assert_eq!(fetched.parent_id, Some(lobby));
     assert_eq!(fetched.message_count, Some(1));
 }
+
+#[tokio::test]
+async fn a_message_sent_again_with_an_enforced_nonce_is_the_first_one() {
+    let Setup { fake, http, lobby, .. } = setup().await;
+    let send = |text: &str, nonce: &str, enforce: bool| {
+        serenity::CreateMessage::new()
+            .content(text)
+            .nonce(serenity::Nonce::String(nonce.to_string()))
+            .enforce_nonce(enforce)
+    };
+
+    let first = lobby.send_message(&http, send("round 2", "chimera-7", true)).await.unwrap();
+    let again = lobby.send_message(&http, send("round 2 (again)", "chimera-7", true)).await.unwrap();
+    let other = lobby.send_message(&http, send("round 3", "chimera-8", true)).await.unwrap();
+    let unenforced = lobby.send_message(&http, send("round 3", "chimera-8", false)).await.unwrap();
+
+    assert_eq!((again.id, again.content.as_str()), (first.id, "round 2"), "the first message comes back");
+    assert_ne!(other.id, first.id);
+    assert_ne!(unenforced.id, other.id, "without enforce_nonce a nonce dedupes nothing");
+    let texts: Vec<String> = fake.messages_in(ChannelId(lobby.get())).into_iter().map(|m| m.content).collect();
+    assert_eq!(texts, ["round 2", "round 3", "round 3"]);
+}

@@ -29,6 +29,7 @@ mod challenge;
 mod end;
 mod info;
 mod offers;
+mod outbox;
 mod play;
 mod remind;
 mod replay;
@@ -115,13 +116,20 @@ pub struct Request {
 /// Why an adapter could not open a place: its own error, whatever its network said.
 pub type PlaceError = Box<dyn std::error::Error + Send + Sync>;
 
-/// What the adapter provides beyond a reply: a fresh place for a game when its channel has one.
+/// What the adapter provides beyond a reply: a fresh place for a game when its channel has one,
+/// and a way to speak in a channel unasked.
 #[async_trait]
 pub trait Places: Send + Sync {
     /// Opens a new channel for a game (on Discord, a thread under `parent_channel` named
     /// `title`, such as `Round 2 · Board 3 · alice vs bob` for a tournament game) and returns
     /// its id.
     async fn open_place(&self, parent_channel: &str, title: &str) -> Result<String, PlaceError>;
+
+    /// Posts an announcement (a game ended on time, a round was paired) in its channel,
+    /// `message.channel`. `Ok` only once the network has it: the host then forgets it, and
+    /// otherwise posts it again later. `message.key`, when set, is the network's idempotency
+    /// key for it (Discord's nonce), so that a second post of it shows once.
+    async fn post(&self, message: &Message) -> Result<(), PlaceError>;
 }
 
 /// Why the host cannot run at all (a command's failure is a reply, never this).
@@ -153,6 +161,8 @@ struct Inner {
     /// This process among the deployment's, as leases name their holder: unique per start.
     holder: String,
     throttle: limits::Throttle,
+    /// Announcements this process is posting now (see `outbox`).
+    posting: outbox::InFlight,
 }
 
 impl Host {
@@ -169,6 +179,7 @@ impl Host {
                 arbiter: tokio::sync::Mutex::new(()),
                 holder: holder_name(),
                 throttle: Default::default(),
+                posting: Default::default(),
             }),
         };
         host.resume().await?;
@@ -195,12 +206,26 @@ impl Host {
         if !self.inner.throttle.admit(&request.platform, &request.user.id, now, limit) {
             return Reply::error(limits::too_fast(limit));
         }
-        let cx = Ctx { host: self, request: &request, places, now, ended_pairing: AtomicBool::new(false) };
-        let mut reply = self.dispatch(&cx).await.unwrap_or_else(Refusal::into_reply);
-        // A tournament game ended: its round may be complete now, and the next one is paired at
-        // once rather than at the next tick. Other commands cost the tournaments nothing.
-        if cx.ended_pairing.load(Ordering::Relaxed) {
-            reply.messages.extend(arbiter::advance_all(self, places).await);
+        let cx = Ctx {
+            host: self,
+            request: &request,
+            places,
+            now,
+            tournament_moved: AtomicBool::new(false),
+            announced: AtomicBool::new(false),
+        };
+        let reply = self.dispatch(&cx).await.unwrap_or_else(Refusal::into_reply);
+        // A tournament game ended (or a player withdrew): its round may be complete now, and the
+        // next one is paired at once rather than at the next tick. Other commands cost the
+        // tournaments nothing.
+        let moved = cx.tournament_moved.load(Ordering::Relaxed);
+        if moved {
+            arbiter::advance_all(self, places).await;
+        }
+        // What the command queued to announce elsewhere (a tournament's next round) goes out
+        // now, before the answer.
+        if moved || cx.announced.load(Ordering::Relaxed) {
+            self.deliver(places).await;
         }
         reply
     }
@@ -234,19 +259,18 @@ impl Host {
     /// The scheduler's step: ends the games whose player to move ran out of time, expires
     /// challenges nobody answered, records that the host is alive, and runs the tournaments
     /// (starts those due, opens their games in places from `places`, pairs rounds). Returns the
-    /// announcements, each with its channel set.
+    /// announcements it posted through `places` (its own, and any a dead process left queued).
     pub async fn tick(&self, places: &dyn Places) -> Vec<Message> {
         self.inner.throttle.forget_quiet(self.now());
-        let mut messages = Vec::new();
-        // Each step commits on its own; one that fails changes nothing and the next tick retries.
+        // Each step commits on its own, with its announcements; one that fails changes nothing
+        // and the next tick retries.
         for step in [schedule::tick(self).await, remind::reminders(self).await] {
-            match step {
-                Ok(more) => messages.extend(more),
-                Err(refusal) => tracing::warn!("the scheduler's step failed: {}", refusal.text()),
+            if let Err(refusal) = step {
+                tracing::warn!("the scheduler's step failed: {}", refusal.text());
             }
         }
-        messages.extend(arbiter::advance_all(self, places).await);
-        messages
+        arbiter::advance_all(self, places).await;
+        self.deliver(places).await
     }
 }
 
@@ -271,8 +295,11 @@ pub(crate) struct Ctx<'a> {
     places: &'a dyn Places,
     /// The time of the request: one "now" for everything the command does.
     now: i64,
-    /// Set when the command ended a tournament game (see [`Ctx::note_end`]).
-    ended_pairing: AtomicBool,
+    /// Set when the command ended a tournament game or withdrew a player: the tournaments move
+    /// on after it (see [`Ctx::note_end`]).
+    tournament_moved: AtomicBool,
+    /// Set when the command queued announcements (see `outbox`): they are posted after it.
+    announced: AtomicBool,
 }
 
 impl Ctx<'_> {
@@ -295,8 +322,18 @@ impl Ctx<'_> {
     /// Records that the command ended a game, so that a tournament it belongs to moves on.
     fn note_end(&self, ended: &end::Ended) {
         if ended.game.pairing.is_some() {
-            self.ended_pairing.store(true, Ordering::Relaxed);
+            self.note_tournament_moved();
         }
+    }
+
+    /// Records that a tournament may have a step due, to be done after the command.
+    fn note_tournament_moved(&self) {
+        self.tournament_moved.store(true, Ordering::Relaxed);
+    }
+
+    /// Records that the command queued announcements, to be posted after it.
+    fn note_announcements(&self) {
+        self.announced.store(true, Ordering::Relaxed);
     }
 }
 

@@ -11,7 +11,7 @@ use rules::{Color, Move, Outcome, Problem, WinReason};
 
 use super::end::{self, Ended, Flagged};
 use super::table::Table;
-use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Host, Message, Refusal, Reply};
+use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Message, Refusal, Reply};
 
 pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<GameId>) -> Handled {
     let table = cx.table(game).await?;
@@ -169,31 +169,31 @@ pub(crate) async fn flag(cx: &Ctx<'_>, table: &Table) -> Result<Option<Reply>, R
     Ok(Some(match ended {
         Some(flagged) => {
             cx.note_end(&flagged.ended);
-            Reply::one(time_up_message(cx.host, &flagged).await)
+            let message = time_up_message(&flagged);
+            match cx.host.load_table(id).await {
+                Ok(table) => Reply::one(cx.host.with_replay(&table, message).await),
+                Err(refusal) => {
+                    tracing::error!(game = id, "no replay: {}", refusal.text());
+                    Reply::one(message)
+                }
+            }
         }
         None => Reply::error(format!("Game {id} changed meanwhile; try again.")),
     }))
 }
 
-/// The announcement of a game ended on time, with its replay.
-pub(crate) async fn time_up_message(host: &Host, flagged: &Flagged) -> Message {
+/// The announcement of a game lost (or drawn) on time; its picture is the game's replay.
+pub(crate) fn time_up_message(flagged: &Flagged) -> Message {
     let (ended, loser) = (&flagged.ended, flagged.flagged);
     let name = &ended.user(loser).name;
-    let message = Message::text(format!(
+    Message::text(format!(
         "Time is up in game {}: {name} ({loser}) ran out of time. {}",
         ended.game.id,
         ended.announcement()
     ))
     .mentioning(&ended.user(Color::White))
     .mentioning(&ended.user(Color::Black))
-    .in_channel(&ended.game.channel);
-    match host.load_table(ended.game.id).await {
-        Ok(table) => host.with_replay(&table, message).await,
-        Err(refusal) => {
-            tracing::error!(game = ended.game.id, "no replay: {}", refusal.text());
-            message
-        }
-    }
+    .in_channel(&ended.game.channel)
 }
 
 pub(crate) async fn resign(cx: &Ctx<'_>, confirm: bool, game: Option<GameId>) -> Handled {

@@ -16,8 +16,10 @@ fn reminder_window(time: TimeControl) -> i64 {
     (time.initial_ms() / 3).min(DAY_MS)
 }
 
-pub(super) async fn reminders(host: &Host) -> Result<Vec<Message>, Refusal> {
-    let (now, platform) = (host.now(), host.settings().platform.clone());
+/// Reminds the players whose time runs short, each reminder claimed and queued in one
+/// transaction.
+pub(super) async fn reminders(host: &Host) -> Result<(), Refusal> {
+    let (now, platform, outbox) = (host.now(), host.settings().platform.clone(), host.outbox());
     // The candidates from a snapshot, so the write below touches their rows only: a write that
     // read every game near its deadline would conflict with every move made meanwhile.
     let candidates = host.store().read(move |tx| tx.overdue_games(now + DAY_MS)).await?;
@@ -35,12 +37,10 @@ pub(super) async fn reminders(host: &Host) -> Result<Vec<Message>, Refusal> {
         })
         .collect();
     if candidates.is_empty() {
-        return Ok(Vec::new());
+        return Ok(());
     }
-    let due = host
-        .store()
+    host.store()
         .write(move |tx| {
-            let mut due = Vec::new();
             for &(id, deadline, variant) in &candidates {
                 // The game as it is now: a move since the snapshot gave it a new deadline.
                 let game = tx.game(id)?;
@@ -60,23 +60,19 @@ pub(super) async fn reminders(host: &Host) -> Result<Vec<Message>, Refusal> {
                     }
                 };
                 let player = tx.player(game.player(stored::to_color(to_move)))?;
-                due.push((game, variant, player, deadline - now));
+                let reminder = Message::text(format!(
+                    "Reminder: {}, it is your move in game {} ({}); {} left on your clock.",
+                    player.display_name,
+                    game.id,
+                    variant.name(),
+                    format_duration(deadline - now)
+                ))
+                .mentioning(&stored::user(&player))
+                .in_channel(&game.channel);
+                outbox.queue(tx, now, &reminder, None)?;
             }
-            Ok(due)
+            Ok(())
         })
         .await?;
-    Ok(due
-        .into_iter()
-        .map(|(game, variant, player, left)| {
-            Message::text(format!(
-                "Reminder: {}, it is your move in game {} ({}); {} left on your clock.",
-                player.display_name,
-                game.id,
-                variant.name(),
-                format_duration(left)
-            ))
-            .mentioning(&stored::user(&player))
-            .in_channel(&game.channel)
-        })
-        .collect())
+    Ok(())
 }

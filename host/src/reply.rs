@@ -98,6 +98,10 @@ pub struct Message {
     pub private: bool,
     /// Posted in another channel than the one the command came from (a new game's thread).
     pub channel: Option<String>,
+    /// An announcement's idempotency key, unique in the deployment: the adapter hands it to
+    /// the network (Discord's nonce, Matrix's transaction id) so that an announcement posted
+    /// twice (its process died between posting it and recording that) shows once.
+    pub key: Option<String>,
 }
 
 impl Message {

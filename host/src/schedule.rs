@@ -9,8 +9,8 @@
 //! [`data::WriteTx::claim_expired_challenges`]: on PostgreSQL `FOR UPDATE SKIP LOCKED`, so
 //! another process's claim skips what this one holds) and ends it in the same transaction. A
 //! process that dies before its commit ends nothing: its transaction rolls back, its locks go,
-//! and the next tick of any process claims the same games again. Announcements follow the
-//! commit, from the process that committed.
+//! and the next tick of any process claims the same games again. Announcements are queued in
+//! the same transaction (see `outbox`), so a time-out is never left unsaid.
 //!
 //! # Downtime
 //!
@@ -32,6 +32,7 @@
 use data::Challenge;
 
 use super::end::end_on_time;
+use super::outbox::Picture;
 use super::play::time_up_message;
 use super::stored::{self, Terms};
 use super::{Host, HostError, Message, Refusal};
@@ -82,56 +83,47 @@ impl Host {
     }
 }
 
-pub(super) async fn tick(host: &Host) -> Result<Vec<Message>, Refusal> {
-    let (now, platform) = (host.now(), host.settings().platform.clone());
+/// Ends the overdue games and expires the old challenges of the host's platform, each batch in
+/// one transaction with its announcements.
+pub(super) async fn tick(host: &Host) -> Result<(), Refusal> {
+    let (now, platform, outbox) = (host.now(), host.settings().platform.clone(), host.outbox());
     if let Err(e) = host.heartbeat().await {
         tracing::warn!("cannot record the heartbeat: {e}");
     }
-    let mut ended = Vec::new();
-    let mut expired = Vec::new();
     for _ in 0..CLAIM_BATCHES {
-        let platform = platform.clone();
-        let (claimed, mut flagged, mut gone) = host
+        let (platform, outbox) = (platform.clone(), outbox.clone());
+        let (claimed, progress) = host
             .store()
             .write(move |tx| {
                 let games = tx.claim_overdue_games(&platform, now, CLAIM_BATCH)?;
-                let mut flagged = Vec::new();
+                let mut progress = false;
                 for game in &games {
-                    flagged.extend(end_on_time(tx, game.id, now)?);
+                    if let Some(flagged) = end_on_time(tx, game.id, now)? {
+                        outbox.queue(tx, now, &time_up_message(&flagged), Some(Picture::Replay(game.id)))?;
+                        progress = true;
+                    }
                 }
                 let challenges = tx.claim_expired_challenges(&platform, now, CLAIM_BATCH)?;
                 let claimed = games.len().max(challenges.len());
-                let gone = challenges
-                    .into_iter()
-                    .map(|c| {
-                        let challenger = tx.player(c.challenger)?;
-                        let challenged = c.challenged.map(|id| tx.player(id)).transpose()?;
-                        Ok((c, challenger, challenged))
-                    })
-                    .collect::<data::Result<Vec<_>>>()?;
-                Ok((claimed, flagged, gone))
+                for c in challenges {
+                    progress = true;
+                    let challenger = tx.player(c.challenger)?;
+                    let challenged = c.challenged.map(|id| tx.player(id)).transpose()?;
+                    // A challenge whose record cannot be read is logged as such and not announced.
+                    if let Ok(message) = expired_message(&c, &challenger, challenged.as_ref()) {
+                        outbox.queue(tx, now, &message, None)?;
+                    }
+                }
+                Ok((claimed, progress))
             })
             .await?;
-        let progress = !flagged.is_empty() || !gone.is_empty();
-        ended.append(&mut flagged);
-        expired.append(&mut gone);
         // A full batch may have more behind it; a batch that ended nothing (games whose record
         // cannot be read stay overdue, logged) must not be claimed again and again.
         if claimed < CLAIM_BATCH as usize || !progress {
             break;
         }
     }
-    let mut messages = Vec::new();
-    for flagged in &ended {
-        messages.push(time_up_message(host, flagged).await);
-    }
-    // A challenge whose record cannot be read is logged as such and not announced.
-    messages.extend(
-        expired
-            .iter()
-            .filter_map(|(c, challenger, challenged)| expired_message(c, challenger, challenged.as_ref()).ok()),
-    );
-    Ok(messages)
+    Ok(())
 }
 
 fn expired_message(

@@ -24,6 +24,10 @@ impl Places for NoPlaces {
     async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
         Err("no places in this test".into())
     }
+    /// Announcements are what the host's `tick` returns; this network takes them all.
+    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
+        Ok(())
+    }
 }
 
 /// A database for one test: a SQLite file, or a fresh PostgreSQL schema.
@@ -164,6 +168,104 @@ fn a_host_starting_beside_a_live_one_moves_no_clock_and_after_an_outage_moves_th
             clock.advance(HOUR);
             let _third = open(&db, &clock).await;
             assert_eq!(read(&db, |tx| tx.game(id)).deadline, Some(T0 + 5 * MINUTE + HOUR));
+        });
+    }
+}
+
+/// A network that never answers a post: the host posting through it is as good as dead.
+struct Hanging;
+
+#[async_trait::async_trait]
+impl Places for Hanging {
+    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
+        Err("no places in this test".into())
+    }
+
+    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
+        std::future::pending().await
+    }
+}
+
+/// A network that refuses the first `refusals` posts, then takes them.
+struct Refusing(std::sync::atomic::AtomicUsize);
+
+#[async_trait::async_trait]
+impl Places for Refusing {
+    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
+        Err("no places in this test".into())
+    }
+
+    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
+        let left = self.0.load(std::sync::atomic::Ordering::SeqCst);
+        if left == 0 {
+            return Ok(());
+        }
+        self.0.store(left - 1, std::sync::atomic::Ordering::SeqCst);
+        Err("503 Service Unavailable".into())
+    }
+}
+
+#[test]
+fn a_time_out_whose_host_died_before_saying_so_is_said_by_another_once() {
+    for db in Db::both() {
+        run(async {
+            let live = data::TimeControl { kind: data::ClockKind::Live, base_ms: 5 * MINUTE, increment_ms: 0 };
+            let id = games(&db, 1, live, T0 + 5 * MINUTE)[0];
+            let clock = ManualClock::new(T0);
+            let (dying, other) = (open(&db, &clock).await, open(&db, &clock).await);
+            clock.advance(6 * MINUTE);
+            // The first host ends the game on time and dies while posting the announcement.
+            let cut = tokio::time::timeout(std::time::Duration::from_millis(300), dying.tick(&Hanging)).await;
+            assert!(cut.is_err(), "the post never returned");
+            drop(dying);
+            assert_eq!(read(&db, |tx| tx.game(id)).reason.as_deref(), Some("time"), "the end is stored");
+            // Its hold stands a while: the other host leaves the announcement alone meanwhile.
+            assert!(other.tick(&NoPlaces).await.is_empty(), "still held by the dead host");
+            clock.advance(30_000);
+            let said = other.tick(&NoPlaces).await;
+            assert_eq!(said.len(), 1, "{said:?}");
+            assert!(said[0].text.contains("ran out of time") && said[0].channel.as_deref() == Some("table-0"));
+            assert!(said[0].key.is_some(), "posted with its idempotency key");
+            assert_eq!(said[0].images.len(), 1, "with the game's replay, drawn when posted");
+            clock.advance(60_000);
+            let restarted = open(&db, &clock).await;
+            assert!(other.tick(&NoPlaces).await.is_empty() && restarted.tick(&NoPlaces).await.is_empty(), "once");
+        });
+    }
+}
+
+#[test]
+fn an_announcement_the_network_refuses_is_retried_and_at_last_dropped() {
+    for db in Db::both() {
+        run(async {
+            let live = data::TimeControl { kind: data::ClockKind::Live, base_ms: 5 * MINUTE, increment_ms: 0 };
+            games(&db, 2, live, T0 + 5 * MINUTE);
+            let clock = ManualClock::new(T0);
+            let host = open(&db, &clock).await;
+            clock.advance(6 * MINUTE);
+            // Two refusals: the first announcement fails once, the second once, both wait.
+            let flaky = Refusing(2.into());
+            assert!(host.tick(&flaky).await.is_empty(), "both refused");
+            assert!(host.tick(&flaky).await.is_empty(), "not retried before their time");
+            clock.advance(5_000);
+            assert_eq!(host.tick(&flaky).await.len(), 2, "retried and posted");
+            assert!(host.tick(&flaky).await.is_empty(), "and forgotten");
+
+            // A channel that is gone for good: given up after a few attempts, not retried for ever.
+            games(&db, 1, live, T0 + 5 * MINUTE);
+            let gone = Refusing(usize::MAX.into());
+            let attempts = |gone: &Refusing| usize::MAX - gone.0.load(std::sync::atomic::Ordering::SeqCst);
+            for _ in 0..40 {
+                assert!(host.tick(&gone).await.is_empty());
+                clock.advance(60_000);
+            }
+            let tried = attempts(&gone);
+            assert!(tried > 1, "retried: {tried} attempts");
+            for _ in 0..10 {
+                host.tick(&gone).await;
+                clock.advance(60_000);
+            }
+            assert_eq!(attempts(&gone), tried, "dropped after {tried} attempts, not retried for ever");
         });
     }
 }

@@ -17,6 +17,10 @@ impl Places for NoPlaces {
     async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
         Err("no places in this test".into())
     }
+    /// Announcements are what the host's `tick` returns; this network takes them all.
+    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
+        Ok(())
+    }
 }
 
 /// Writes an active game of `variant` from `fen` whose player to move has 5 minutes left, lets

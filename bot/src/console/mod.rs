@@ -167,7 +167,8 @@ impl Console {
 
     /// The scheduler's step, with the console's places for tournament games.
     pub async fn tick(&self) -> Vec<host::Message> {
-        self.host.tick(&self.places).await
+        self.host.tick(&self.places).await;
+        self.places.posted()
     }
 
     pub fn host(&self) -> &Host {
@@ -185,10 +186,12 @@ impl Console {
             Err(error) => return Some(Said { channel: self.channel.clone(), reply: Reply::error(error) }),
         };
         let channel = speaker.channel.unwrap_or(&self.channel).trim_start_matches('#').to_string();
-        let reply = match read_command(said) {
+        let mut reply = match read_command(said) {
             Ok(command) => self.host.handle(self.request(speaker.user, &channel, command), &self.places).await,
             Err(error) => Reply::error(error),
         };
+        // What the command announced elsewhere (a tournament's next round) is shown with it.
+        reply.messages.extend(self.places.posted());
         Some(Said { channel, reply })
     }
 
@@ -252,10 +255,19 @@ pub fn read_command(said: &str) -> Result<Command, String> {
     })
 }
 
-/// New channels for games, named after their parent: `general-2`, `general-3`, ...
+/// New channels for games, named after their parent (`general-2`, `general-3`, ...), and the
+/// announcements posted since they were last printed.
 #[derive(Default)]
 struct ConsolePlaces {
     opened: Mutex<HashMap<String, u32>>,
+    posted: Mutex<Vec<host::Message>>,
+}
+
+impl ConsolePlaces {
+    /// The announcements posted since the last call, oldest first.
+    fn posted(&self) -> Vec<host::Message> {
+        std::mem::take(&mut *self.posted.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }
 
 #[async_trait]
@@ -265,6 +277,13 @@ impl Places for ConsolePlaces {
         let n = opened.entry(parent_channel.to_string()).or_insert(1);
         *n += 1;
         Ok(format!("{parent_channel}-{n}"))
+    }
+
+    /// The console's "network" is its printer: an announcement is posted once it is handed
+    /// over to be printed.
+    async fn post(&self, message: &host::Message) -> Result<(), PlaceError> {
+        self.posted.lock().unwrap_or_else(|e| e.into_inner()).push(message.clone());
+        Ok(())
     }
 }
 

@@ -155,8 +155,8 @@ async fn schedule(host: Host, http: Arc<serenity::Http>, every: std::time::Durat
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         interval.tick().await;
-        let messages = host.tick(&Threads::new(Arc::clone(&http))).await;
-        respond::announce(&http, messages).await;
+        // The host posts what it announces through the places itself.
+        host.tick(&Threads::new(Arc::clone(&http))).await;
     }
 }
 

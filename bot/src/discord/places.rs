@@ -6,7 +6,9 @@ use async_trait::async_trait;
 use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, ChannelType, CreateThread, Http};
 
-use host::{PlaceError, Places};
+use host::{Message, PlaceError, Places};
+
+use super::respond;
 
 /// Discord's limit on a thread's name.
 const THREAD_NAME_LIMIT: usize = 100;
@@ -38,6 +40,10 @@ impl Places for Threads {
             CreateThread::new(name).kind(ChannelType::PublicThread).auto_archive_duration(AutoArchiveDuration::OneWeek);
         let created = parent.create_thread(&self.http, thread).await?;
         Ok(created.id.to_string())
+    }
+
+    async fn post(&self, message: &Message) -> Result<(), PlaceError> {
+        respond::post(&self.http, message).await
     }
 }
 

@@ -227,17 +227,21 @@ async fn post_elsewhere(http: &Http, target: &Target<'_>, elsewhere: Vec<Message
     Ok(())
 }
 
-/// Posts messages the host sends by itself (a game ended on time, a challenge expired).
-pub async fn announce(http: &Http, messages: Vec<Message>) {
-    for message in messages {
-        let Some(channel) = message.channel.as_deref().and_then(channel_id) else {
-            warn!(text = %message.text, "an announcement without a channel was dropped");
-            continue;
-        };
-        if let Err(e) = Outgoing::from(message).message().execute(http, (channel, None)).await {
-            warn!(%channel, "cannot post an announcement: {e}");
-        }
+/// Posts a message the host sends by itself (a game ended on time, a round paired) in its channel.
+pub async fn post(http: &Http, message: &Message) -> Result<(), host::PlaceError> {
+    let channel = message
+        .channel
+        .as_deref()
+        .and_then(channel_id)
+        .ok_or_else(|| format!("an announcement without a Discord channel: {:?}", message.channel))?;
+    let key = message.key.clone();
+    let mut create = Outgoing::from(message.clone()).message();
+    // Discord's idempotency: the same nonce again within minutes returns the first message.
+    if let Some(key) = key {
+        create = create.nonce(serenity::Nonce::String(key)).enforce_nonce(true);
     }
+    create.execute(http, (channel, None)).await?;
+    Ok(())
 }
 
 /// `/move` autocomplete: the legal moves matching what the player typed.

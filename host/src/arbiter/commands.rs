@@ -9,7 +9,7 @@ use super::super::stored;
 use super::super::{told, Command, Ctx, Handled, Message, Refusal, Reply, User};
 use super::event::Event;
 use super::results::forfeit;
-use super::rounds::{self, NotStarted};
+use super::rounds::{self, NotStarted, Starter};
 use super::show;
 
 pub(crate) async fn handle(cx: &Ctx<'_>, command: &TournamentCommand) -> Handled {
@@ -214,8 +214,12 @@ async fn start(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
             event.t.state
         ));
     }
-    match rounds::start(cx.host, cx.places, event.t.id).await {
-        Ok(messages) => Ok(Reply { messages }),
+    match rounds::start(cx.host, cx.places, event.t.id, Starter::Command).await {
+        Ok(started) => {
+            // Its first round is announced with its games, after this answer.
+            cx.note_announcements();
+            Ok(Reply::one(show::started(&started)?))
+        }
         Err(NotStarted::Refused(why)) => told(why),
         Err(NotStarted::Failed(refusal)) => Err(refusal),
     }
@@ -335,7 +339,8 @@ async fn withdraw(cx: &Ctx<'_>, who: &User, id: Option<TournamentId>) -> Handled
     }
     let mut reply = Reply::one(Message::text(text).mentioning(&stored::user(&player)));
     reply.messages.extend(messages);
-    reply.messages.extend(rounds::advance_after_commit(cx.host, cx.places, tid, false).await);
+    // The forfeit may complete the round: the tournament moves on after this answer.
+    cx.note_tournament_moved();
     Ok(reply)
 }
 

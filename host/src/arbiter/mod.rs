@@ -26,3 +26,4 @@ mod show;
 pub(crate) use commands::handle;
 pub(crate) use results::settle;
 pub(crate) use rounds::advance_all;
+pub(crate) use show::standings_picture;

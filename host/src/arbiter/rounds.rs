@@ -2,13 +2,16 @@
 //! its own, finishing rounds and the event. [`advance`] does whatever is due for a tournament as
 //! stored, and may run any number of times: each step re-checks inside its own transaction.
 
-use data::{Format, GameState, NewGame, NewPairing, Pairing, PairingResult, Round, TournamentId, TournamentState};
+use data::{
+    Format, GameState, NewGame, NewPairing, Pairing, PairingResult, Round, TournamentId, TournamentState, WriteTx,
+};
 use rules::Position;
 
+use super::super::outbox::{Outbox, Picture};
 use super::super::stored::Terms;
 use super::super::table::Table;
 use super::super::tournament::pairing::{self, PairingError};
-use super::super::{Host, Message, Places, Refusal};
+use super::super::{Host, Places, Refusal};
 use super::event::Event;
 use super::results::is_decider;
 use super::show;
@@ -34,29 +37,27 @@ async fn hold(host: &Host, id: TournamentId) -> Result<bool, Refusal> {
 }
 
 /// Does whatever is due in every live tournament of the host's platform: starts those whose
-/// time has come, and advances the running ones. Failures are logged and retried next time.
-pub(crate) async fn advance_all(host: &Host, places: &dyn Places) -> Vec<Message> {
+/// time has come, and advances the running ones. What each step announces is queued with it
+/// (see `outbox`). Failures are logged and retried next time.
+pub(crate) async fn advance_all(host: &Host, places: &dyn Places) {
     let (platform, now) = (host.settings().platform.clone(), host.now());
     let live = match host.store().read(move |tx| tx.live_tournaments(&platform)).await {
         Ok(live) => live,
         Err(e) => {
             tracing::warn!("cannot read the tournaments: {e}");
-            return Vec::new();
+            return;
         }
     };
-    let mut messages = Vec::new();
     for t in live {
         let step = match t.state {
             TournamentState::Open if t.starts_at <= now => start_due(host, places, t.id).await,
             TournamentState::Running => advance(host, places, t.id).await,
             _ => continue,
         };
-        match step {
-            Ok(more) => messages.extend(more),
-            Err(refusal) => tracing::warn!("tournament {}: {}", t.id, refusal.text()),
+        if let Err(refusal) = step {
+            tracing::warn!("tournament {}: {}", t.id, refusal.text());
         }
     }
-    messages
 }
 
 /// The fewest players a tournament can start with.
@@ -101,10 +102,24 @@ impl From<data::Error> for NotStarted {
     }
 }
 
+/// Who starts a tournament: a command (whose answer announces it) or the scheduler, at its
+/// start time (which announces it in the tournament's channel).
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) enum Starter {
+    Command,
+    Scheduler,
+}
+
 /// Starts an open tournament now: fixes everyone's start rating and the number of rounds, and
-/// pairs round 1, in one commit; then opens the games.
-pub(crate) async fn start(host: &Host, places: &dyn Places, id: TournamentId) -> Result<Vec<Message>, NotStarted> {
-    let now = host.now();
+/// pairs round 1, in one commit (with its announcement, when the scheduler starts it); then
+/// opens the games. The tournament as started, for a command's answer.
+pub(crate) async fn start(
+    host: &Host,
+    places: &dyn Places,
+    id: TournamentId,
+    by: Starter,
+) -> Result<Event, NotStarted> {
+    let (now, outbox) = (host.now(), host.outbox());
     let started = host
         .store()
         .write(move |tx| {
@@ -131,30 +146,23 @@ pub(crate) async fn start(host: &Host, places: &dyn Places, id: TournamentId) ->
             }
             tx.set_tournament_state(id, TournamentState::Running, event.t.rounds, now)?;
             tx.add_round(id, 1, &pairings, now)?;
-            Ok(Ok(Event::load(tx, id)?))
+            let event = Event::load(tx, id)?;
+            if by == Starter::Scheduler {
+                match show::started(&event) {
+                    Ok(message) => outbox.queue(tx, now, &message, None)?,
+                    Err(refusal) => tracing::error!("tournament {id} starts unannounced: {}", refusal.text()),
+                }
+            }
+            announce_if_nothing_to_open(tx, &outbox, &event, now)?;
+            Ok(Ok(event))
         })
         .await?;
     let event = started.map_err(NotStarted::Refused)?;
-    let mut messages = vec![show::started(&event).map_err(NotStarted::Failed)?];
-    messages.extend(advance_after_commit(host, places, id, true).await);
-    Ok(messages)
-}
-
-/// [`advance`] after a command has committed its change: the command has succeeded whatever
-/// happens here, so a failure (no place for a game) is logged and left to the next tick.
-pub(crate) async fn advance_after_commit(
-    host: &Host,
-    places: &dyn Places,
-    id: TournamentId,
-    fresh: bool,
-) -> Vec<Message> {
-    match advance_from(host, places, id, fresh).await {
-        Ok(messages) => messages,
-        Err(refusal) => {
-            tracing::warn!("tournament {id}: {} (the scheduler tries again)", refusal.text());
-            Vec::new()
-        }
+    // The start stands whatever happens here: a game that cannot open yet is left to the tick.
+    if let Err(refusal) = advance(host, places, id).await {
+        tracing::warn!("tournament {id}: {} (the scheduler tries again)", refusal.text());
     }
+    Ok(event)
 }
 
 fn too_few(event: &Event) -> String {
@@ -167,51 +175,39 @@ fn too_few(event: &Event) -> String {
 }
 
 /// A tournament whose start time came: it starts, or with too few players it is cancelled.
-async fn start_due(host: &Host, places: &dyn Places, id: TournamentId) -> Result<Vec<Message>, Refusal> {
-    match start(host, places, id).await {
-        Ok(messages) => Ok(messages),
+async fn start_due(host: &Host, places: &dyn Places, id: TournamentId) -> Result<(), Refusal> {
+    match start(host, places, id, Starter::Scheduler).await {
+        Ok(_) => Ok(()),
         Err(NotStarted::Failed(refusal)) => Err(refusal),
         Err(NotStarted::Refused(why)) => {
-            let now = host.now();
-            let cancelled = host
-                .store()
+            let (now, outbox) = (host.now(), host.outbox());
+            host.store()
                 .write(move |tx| {
                     let event = Event::load(tx, id)?;
                     if event.t.state != TournamentState::Open {
-                        return Ok(None);
+                        return Ok(());
                     }
                     tx.set_tournament_state(id, TournamentState::Cancelled, None, now)?;
-                    Ok(Some(event))
+                    outbox.queue(tx, now, &show::cancelled_at_start(&event, &why), None)
                 })
                 .await?;
-            Ok(cancelled.map(|event| vec![show::cancelled_at_start(&event, &why)]).into_iter().flatten().collect())
+            Ok(())
         }
     }
 }
 
 /// Does what is due in a running tournament: opens the games its current round lacks, and when
 /// every pairing has a result, finishes the round and pairs the next (or ends the event).
-pub(crate) async fn advance(host: &Host, places: &dyn Places, id: TournamentId) -> Result<Vec<Message>, Refusal> {
-    advance_from(host, places, id, false).await
-}
-
-/// [`advance`]; `fresh` when the current round was just paired, so that its announcement
-/// (which names each game's place) follows the opening of its games.
-async fn advance_from(
-    host: &Host,
-    places: &dyn Places,
-    id: TournamentId,
-    fresh: bool,
-) -> Result<Vec<Message>, Refusal> {
+pub(crate) async fn advance(host: &Host, places: &dyn Places, id: TournamentId) -> Result<(), Refusal> {
     // One step at a time in this process: two at once (a command's and the scheduler's) would
     // each open a place for the same game, and one place would stay empty.
     let _one_at_a_time = host.inner.arbiter.lock().await;
     // And one process at a time in the deployment: the lease. Another process holding it is
     // doing this step now (or died doing it, and the lease runs out): nothing to do here.
     if !hold(host, id).await? {
-        return Ok(Vec::new());
+        return Ok(());
     }
-    let stepped = step(host, places, id, fresh).await;
+    let stepped = step(host, places, id).await;
     // Given back whatever happened; if this fails, the lease simply runs out.
     let (name, holder) = (lease_name(id), host.inner.holder.clone());
     if let Err(e) = host.store().write(move |tx| tx.release_lease(&name, &holder)).await {
@@ -220,9 +216,8 @@ async fn advance_from(
     stepped
 }
 
-/// The step of [`advance_from`], under the tournament's lease.
-async fn step(host: &Host, places: &dyn Places, id: TournamentId, mut fresh: bool) -> Result<Vec<Message>, Refusal> {
-    let mut messages = Vec::new();
+/// The step of [`advance`], under the tournament's lease.
+async fn step(host: &Host, places: &dyn Places, id: TournamentId) -> Result<(), Refusal> {
     // Each pass either opens games (and stops) or closes a round; a tournament has at most a
     // few dozen rounds, so this bound only guards against a bug looping forever.
     for _ in 0..64 {
@@ -232,28 +227,30 @@ async fn step(host: &Host, places: &dyn Places, id: TournamentId, mut fresh: boo
         }
         let Some(round) = event.current() else { break };
         let needed: Vec<&Pairing> = round.pairings.iter().filter(|p| needs_game(&event, p)).collect();
-        // A round whose games open only now (after a failure, at a later step) is announced now.
-        fresh |= !needed.is_empty() && round.pairings.iter().all(|p| p.game.is_none());
         for p in &needed {
             // Renewed before each place: a lost lease (this process stalled past it, and
             // another took the tournament over) stops the step here.
             if !hold(host, id).await? {
-                return Ok(messages);
+                return Ok(());
             }
-            messages.extend(open_game(host, places, &event, round, p).await?);
-        }
-        if fresh {
-            let event = host.store().read(move |tx| Event::load(tx, id)).await?;
-            messages.push(show::round_announcement(&event));
+            open_game(host, places, &event, round, p).await?;
         }
         if !needed.is_empty() || round.finished_at.is_some() || round.pairings.iter().any(|p| p.result.is_none()) {
             break;
         }
-        let (closing, next) = close_round(host, id, round.id).await?;
-        messages.extend(closing);
-        fresh = next;
+        close_round(host, id, round.id).await?;
     }
-    Ok(messages)
+    Ok(())
+}
+
+/// Announces the current round of `event` in the transaction that paired it, when it has no
+/// game to open (only byes and forfeits); otherwise the opening of its last game announces it.
+fn announce_if_nothing_to_open(tx: &WriteTx<'_>, outbox: &Outbox, event: &Event, now: i64) -> data::Result<()> {
+    let Some(round) = event.current() else { return Ok(()) };
+    if round.pairings.iter().any(|p| p.black.is_some() && p.result.is_none()) {
+        return Ok(());
+    }
+    outbox.queue(tx, now, &show::round_announcement(event), None)
 }
 
 /// Whether a pairing needs a game started: two players, no result, and no game running (none
@@ -264,25 +261,19 @@ fn needs_game(event: &Event, p: &Pairing) -> bool {
 
 /// Opens the game of pairing `p`: a place from the adapter, then the game, in a commit that
 /// checks again that the pairing still needs it.
-async fn open_game(
-    host: &Host,
-    places: &dyn Places,
-    event: &Event,
-    round: &Round,
-    p: &Pairing,
-) -> Result<Vec<Message>, Refusal> {
+async fn open_game(host: &Host, places: &dyn Places, event: &Event, round: &Round, p: &Pairing) -> Result<(), Refusal> {
     let variant = event.t.variant()?;
     let previous = event.game_of(p);
     let decider = previous.is_some_and(|g| g.state == GameState::Finished);
     let (white, black) = match (decider, p.black) {
         (true, Some(black)) => (black, p.white),
         (_, Some(black)) => (p.white, black),
-        (_, None) => return Ok(Vec::new()),
+        (_, None) => return Ok(()),
     };
     let what = if decider { " · decider" } else { "" };
     let title =
         format!("Round {} · Board {}{what} · {} vs {}", round.number, p.board, event.name(white), event.name(black));
-    let now = host.now();
+    let (now, outbox, tid) = (host.now(), host.outbox(), event.t.id);
     let new = NewGame {
         platform: event.t.platform.clone(),
         server: Some(event.t.server.clone()).filter(|s| !s.is_empty()),
@@ -302,26 +293,23 @@ async fn open_game(
             .await
             .map_err(|e| Refusal::Broken(format!("cannot open a place for {title}: {e}")))?;
         let new = NewGame { channel, ..new.clone() };
-        let pairing_id = p.id;
+        let (pairing_id, outbox) = (p.id, outbox.clone());
         let created = host
             .store()
             .write(move |tx| {
                 let now_paired = tx.pairing(pairing_id)?;
                 // Someone else (a concurrent step) got here first.
                 if now_paired.result.is_some() || now_paired.game != expected_previous {
-                    return Ok(None);
+                    return Ok(());
                 }
                 let game = tx.create_pairing_game(pairing_id, &new, now)?;
-                let record = tx.game_record(game.id)?;
-                Ok(Some((record, tx.player(game.white)?, tx.player(game.black)?)))
+                let opening =
+                    Opening { pairing: pairing_id, game: game.id, first: expected_previous.is_none(), decider };
+                announce_opening(tx, &outbox, tid, &opening, now)
             })
             .await;
         match created {
-            Ok(Some((record, white, black))) => {
-                let table = Table::new(record, white, black)?;
-                return Ok(show::game_started(host, event, round, p, &table, decider));
-            }
-            Ok(None) => return Ok(Vec::new()),
+            Ok(()) => return Ok(()),
             // The place has a game on (a console channel reused after a restart): another one.
             Err(data::Error::ChannelBusy { .. }) => continue,
             Err(e) => return Err(e.into()),
@@ -330,57 +318,87 @@ async fn open_game(
     Err(Refusal::Broken(format!("no free place for {title} after {PLACE_TRIES} tries")))
 }
 
-/// What closing a round led to.
-enum Closed {
-    Next(Event),
-    Over { event: Event, why: Option<String> },
-    AlreadyDone,
+/// A tournament game just created for its pairing.
+struct Opening {
+    pairing: data::PairingId,
+    game: data::GameId,
+    /// The pairing's first game (not a replay of an aborted one, nor a decider).
+    first: bool,
+    decider: bool,
 }
 
-/// Finishes a round whose pairings all have results, and pairs the next one (saying so) or
-/// finishes the tournament, in one commit.
-async fn close_round(host: &Host, id: TournamentId, round_id: data::RoundId) -> Result<(Vec<Message>, bool), Refusal> {
-    let now = host.now();
-    let closed = host
-        .store()
+/// Queues what the opening of a tournament game says, in the transaction that created it: the
+/// game's first message in its place, a decider's note in the tournament's channel, and the
+/// round's announcement when this was the last of its games to open.
+fn announce_opening(tx: &WriteTx<'_>, outbox: &Outbox, tid: TournamentId, o: &Opening, now: i64) -> data::Result<()> {
+    let (pairing_id, game) = (o.pairing, o.game);
+    let event = Event::load(tx, tid)?;
+    let found = event.rounds.iter().find_map(|r| r.pairings.iter().find(|p| p.id == pairing_id).map(|p| (r, p)));
+    let Some((round, pairing)) = found else { return Ok(()) };
+    let record = tx.game_record(game)?;
+    let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
+    match Table::new(record, white, black) {
+        Ok(table) => {
+            let mut messages = show::game_started(&event, round, pairing, &table, o.decider).into_iter();
+            if let Some(first) = messages.next() {
+                outbox.queue(tx, now, &first, Some(Picture::Board(game)))?;
+            }
+            for note in messages {
+                outbox.queue(tx, now, &note, None)?;
+            }
+        }
+        // Logged where the record failed to read; the game is on, unannounced.
+        Err(refusal) => tracing::error!(game, "a tournament game opens unannounced: {}", refusal.text()),
+    }
+    // The round is announced once, when its first games are all open: the pairing just opened
+    // had none before, and no other pairing still waits for one.
+    let all_open = round.pairings.iter().all(|p| p.black.is_none() || p.result.is_some() || p.game.is_some());
+    if o.first && all_open && Some(round.number) == event.current().map(|r| r.number) {
+        outbox.queue(tx, now, &show::round_announcement(&event), None)?;
+    }
+    Ok(())
+}
+
+/// Finishes a round whose pairings all have results, and pairs the next one or finishes the
+/// tournament, in one commit with what it announces: the round's results, and the next round
+/// (when it has no game to open) or the final standings.
+async fn close_round(host: &Host, id: TournamentId, round_id: data::RoundId) -> Result<(), Refusal> {
+    let (now, outbox) = (host.now(), host.outbox());
+    host.store()
         .write(move |tx| {
             let event = Event::load(tx, id)?;
-            let Some(round) = event.current() else { return Ok(Closed::AlreadyDone) };
+            let Some(round) = event.current() else { return Ok(()) };
             let complete = round.pairings.iter().all(|p| p.result.is_some());
             if round.id != round_id || round.finished_at.is_some() || !complete {
-                return Ok(Closed::AlreadyDone);
+                return Ok(());
             }
             tx.finish_round(round.id, now)?;
             let number = round.number;
             let last = number >= event.t.rounds.unwrap_or(number);
             let next = if last { None } else { Some(pair(&Event::load(tx, id)?, &event.field())) };
-            match next {
+            let why = match next {
                 Some(Ok(pairings)) => {
                     tx.add_round(id, number + 1, &pairings, now)?;
-                    Ok(Closed::Next(Event::load(tx, id)?))
+                    let event = Event::load(tx, id)?;
+                    outbox.queue(tx, now, &show::round_over(&event, &event.rounds[event.rounds.len() - 2]), None)?;
+                    return announce_if_nothing_to_open(tx, &outbox, &event, now);
                 }
-                Some(Err(e)) => {
-                    tx.set_tournament_state(id, TournamentState::Finished, None, now)?;
-                    Ok(Closed::Over { event: Event::load(tx, id)?, why: Some(e.to_string()) })
-                }
-                None => {
-                    tx.set_tournament_state(id, TournamentState::Finished, None, now)?;
-                    Ok(Closed::Over { event: Event::load(tx, id)?, why: None })
+                Some(Err(e)) => Some(e.to_string()),
+                None => None,
+            };
+            tx.set_tournament_state(id, TournamentState::Finished, None, now)?;
+            let event = Event::load(tx, id)?;
+            outbox.queue(tx, now, &show::round_over(&event, &event.rounds[event.rounds.len() - 1]), None)?;
+            match show::final_standings(&event, why.as_deref()) {
+                Ok(message) => outbox.queue(tx, now, &message, Some(Picture::Standings { tournament: id, last: true })),
+                Err(refusal) => {
+                    tracing::error!("tournament {id} ends unannounced: {}", refusal.text());
+                    Ok(())
                 }
             }
         })
         .await?;
-    Ok(match closed {
-        Closed::Next(event) => {
-            let finished = &event.rounds[event.rounds.len() - 2];
-            (vec![show::round_over(&event, finished)], true)
-        }
-        Closed::Over { event, why } => {
-            let finished = &event.rounds[event.rounds.len() - 1];
-            (vec![show::round_over(&event, finished), show::final_standings(host, &event, why.as_deref())?], false)
-        }
-        Closed::AlreadyDone => (Vec::new(), false),
-    })
+    Ok(())
 }
 
 /// What a decider's announcement adds.

@@ -1,7 +1,7 @@
 //! What the arbiter says: announcements, pairings and standings as text tables, and the
 //! standings picture.
 
-use data::{Format, PairingResult, Round};
+use data::{Format, PairingResult, Round, TournamentId};
 use rules::Color;
 
 use super::super::clock::format_duration;
@@ -38,9 +38,9 @@ pub(crate) fn cancelled_at_start(event: &Event, why: &str) -> Message {
     message.mentioning(&event.user(event.t.organiser)).in_channel(&event.t.channel)
 }
 
-/// The first message of a tournament game, in its own place: both players called, the board.
+/// The first message of a tournament game, in its own place: both players called (the board is
+/// its picture, drawn when it is posted).
 pub(crate) fn game_started(
-    host: &Host,
     event: &Event,
     round: &Round,
     pairing: &data::Pairing,
@@ -65,8 +65,7 @@ pub(crate) fn game_started(
         text.push_str(note);
     }
     text.push_str(&format!(" {} Moves: `/move e4`.", to_move_line(table)));
-    let start = host
-        .board_message(table, text)
+    let start = Message::text(text)
         .mentioning(&table.user(Color::White))
         .mentioning(&table.user(Color::Black))
         .in_channel(&g.channel);
@@ -249,8 +248,15 @@ pub(crate) fn standings_image(
     ))
 }
 
-/// The end of a tournament: the winner, the final standings with tie-breaks, and the picture.
-pub(crate) fn final_standings(host: &Host, event: &Event, why: Option<&str>) -> Result<Message, Refusal> {
+/// The standings picture of tournament `id` as stored now; `last` for the final one.
+pub(crate) async fn standings_picture(host: &Host, id: TournamentId, last: bool) -> Result<Image, Refusal> {
+    let event = host.store().read(move |tx| Event::load(tx, id)).await?;
+    standings_image(host, &event, &standings(&event), last)
+}
+
+/// The end of a tournament: the winner and the final standings with tie-breaks (its picture is
+/// [`standings_picture`]).
+pub(crate) fn final_standings(event: &Event, why: Option<&str>) -> Result<Message, Refusal> {
     let standings = standings(event);
     let champion = match event.t.format {
         Format::Knockout => event
@@ -272,7 +278,7 @@ pub(crate) fn final_standings(host: &Host, event: &Event, why: Option<&str>) -> 
         " Final standings (points, then Buchholz, Sonneborn-Berger and direct encounter):\n{}",
         standings_text(event, &standings)
     ));
-    let mut message = Message::text(text).with_image(standings_image(host, event, &standings, true)?);
+    let mut message = Message::text(text);
     for e in &event.entrants {
         message = message.mentioning(&event.user(e.player));
     }

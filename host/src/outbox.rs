@@ -1,0 +1,233 @@
+//! Announcements: what the host says on its own, because something happened (a clock ran out, a
+//! round was paired, a tournament ended), rather than in answer to a command.
+//!
+//! # Guarantees
+//!
+//! - **Never lost.** An announcement is queued in the transaction that makes it true (data's
+//!   outbox), so a process killed after that commit leaves it queued. The process that queued it
+//!   posts it right after the commit, through the adapter's [`Places::post`], and forgets it once
+//!   posted; if that process died, whichever process claims it once its hold ([`HOLD_MS`]) has run
+//!   out posts it instead.
+//! - **Posted once.** Within a process, a post in flight is not claimed again. Between
+//!   processes, claims are exclusive (see [`data::WriteTx::claim_posts`]). The one window left, a
+//!   process dying between posting and forgetting, is closed where the network dedupes: every
+//!   announcement carries its outbox id as the message's idempotency key ([`Message::key`]:
+//!   Discord's nonce, Matrix's transaction id).
+//! - **Pictures as they are when posted.** An announcement stores its text and names its picture
+//!   (a game's board or replay, a tournament's standings); the picture is drawn when it is
+//!   posted, from what is stored then, so the outbox holds a few hundred bytes, never an image.
+//!
+//! A post that fails (the network refused it) is retried later, [`ATTEMPTS`] times in all, then
+//! dropped with an error in the log: a channel that was deleted must not be retried for ever.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use data::{GameId, PostId, TournamentId, WriteTx};
+use serde::{Deserialize, Serialize};
+
+use super::arbiter;
+use super::{Host, Message, Places, Refusal, User};
+
+/// How long the process that claimed an announcement has to post it before another may: far
+/// longer than drawing a replay and one request to the network take.
+pub(crate) const HOLD_MS: i64 = 20_000;
+
+/// Attempts to post an announcement the network keeps refusing, before it is dropped.
+const ATTEMPTS: u32 = 6;
+
+/// The wait before the next attempt, per failed attempt so far.
+const RETRY_MS: i64 = 5_000;
+
+/// Announcements claimed at a time, and batches posted per delivery at most (what is left waits
+/// for the next tick).
+const BATCH: u32 = 32;
+const BATCHES: usize = 16;
+
+/// The picture an announcement shows, drawn when it is posted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Picture {
+    /// The game's board as it stands.
+    Board(GameId),
+    /// The game's animated replay (a finished game's result).
+    Replay(GameId),
+    /// The tournament's standings; final ones once it is over.
+    Standings { tournament: TournamentId, last: bool },
+}
+
+/// An announcement as stored: a message's text, the people it calls, and its picture.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    text: String,
+    /// Each person called, as platform id and name.
+    mentions: Vec<(String, String)>,
+    picture: Option<Picture>,
+}
+
+/// What an announcement is queued with: the platform it is said on and the process that holds
+/// it while posting. Cheap to clone into a write transaction's closure.
+#[derive(Clone)]
+pub(crate) struct Outbox {
+    platform: String,
+    holder: String,
+}
+
+impl Outbox {
+    /// Queues `message` (text, mentions, channel; announcements carry no buttons, and their
+    /// pictures are named by `picture`, not attached) in the caller's transaction.
+    pub fn queue(&self, tx: &WriteTx<'_>, now: i64, message: &Message, picture: Option<Picture>) -> data::Result<()> {
+        debug_assert!(message.buttons.is_empty() && message.images.is_empty(), "an announcement: {}", message.text);
+        let Some(channel) = message.channel.as_deref() else {
+            tracing::error!(text = %message.text, "an announcement without a channel cannot be queued");
+            return Ok(());
+        };
+        let stored = Stored {
+            text: message.text.clone(),
+            mentions: message.mentions.iter().map(|u| (u.id.clone(), u.name.clone())).collect(),
+            picture,
+        };
+        let body = serde_json::to_string(&stored).expect("an announcement is plain data");
+        tx.queue_post(&self.platform, channel, &body, &self.holder, now, now + HOLD_MS)?;
+        Ok(())
+    }
+}
+
+/// The outbox ids this process is posting now, so that a second delivery running beside the
+/// first (a command's and the scheduler's) skips them.
+#[derive(Default)]
+pub(crate) struct InFlight(Mutex<HashSet<PostId>>);
+
+impl InFlight {
+    /// Marks `id` as being posted, unless it already is.
+    fn start(&self, id: PostId) -> Option<Posting<'_>> {
+        let fresh = self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(id);
+        fresh.then_some(Posting { in_flight: self, id })
+    }
+}
+
+/// An id in [`InFlight`], taken out when its posting ends, however it ends.
+struct Posting<'a> {
+    in_flight: &'a InFlight,
+    id: PostId,
+}
+
+impl Drop for Posting<'_> {
+    fn drop(&mut self) {
+        self.in_flight.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
+    }
+}
+
+impl Host {
+    /// How this host queues announcements.
+    pub(crate) fn outbox(&self) -> Outbox {
+        Outbox { platform: self.settings().platform.clone(), holder: self.inner.holder.clone() }
+    }
+
+    /// Posts the announcements that are this process's to post: its own, and any whose process
+    /// died. Returns what was posted.
+    pub(crate) async fn deliver(&self, places: &dyn Places) -> Vec<Message> {
+        let mut posted = Vec::new();
+        for _ in 0..BATCHES {
+            let (platform, holder, now) = (self.settings().platform.clone(), self.inner.holder.clone(), self.now());
+            // A read first: most ticks have nothing to post, and then write nothing.
+            let (p, h) = (platform.clone(), holder.clone());
+            match self.store().read(move |tx| tx.has_posts_for(&p, &h, now)).await {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    tracing::warn!("cannot read the announcements to post: {e}");
+                    break;
+                }
+            }
+            let claimed =
+                self.store().write(move |tx| tx.claim_posts(&platform, &holder, now, now + HOLD_MS, BATCH)).await;
+            let claimed = match claimed {
+                Ok(claimed) => claimed,
+                Err(e) => {
+                    tracing::warn!("cannot read the announcements to post: {e}");
+                    break;
+                }
+            };
+            let full = claimed.len() == BATCH as usize;
+            let mut progress = false;
+            for post in claimed {
+                // Posted by another delivery of this process right now.
+                let Some(_posting) = self.inner.posting.start(post.id) else { continue };
+                progress = true;
+                match self.announcement(&post).await {
+                    Ok(message) => match places.post(&message).await {
+                        Ok(()) => {
+                            self.forget_post(post.id).await;
+                            posted.push(message);
+                        }
+                        Err(e) => self.post_failed(&post, &e.to_string()).await,
+                    },
+                    Err(refusal) => {
+                        tracing::error!(
+                            post = post.id,
+                            "an announcement cannot be made and is dropped: {}",
+                            refusal.text()
+                        );
+                        self.forget_post(post.id).await;
+                    }
+                }
+            }
+            if !full || !progress {
+                break;
+            }
+        }
+        posted
+    }
+
+    /// The message of a queued announcement, its picture drawn now.
+    async fn announcement(&self, post: &data::Post) -> Result<Message, Refusal> {
+        let stored: Stored = serde_json::from_str(&post.body)
+            .map_err(|e| Refusal::Broken(format!("announcement {} does not read: {e}", post.id)))?;
+        let mut message = Message::text(stored.text).in_channel(&post.channel);
+        message.mentions = stored.mentions.into_iter().map(|(id, name)| User { id, name }).collect();
+        // Unique for the database's life (ids are never reused) and, with the time it was
+        // queued, beyond it; within Discord's 25 characters.
+        message.key = Some(format!("{}.{}", post.id, post.created_at));
+        Ok(match stored.picture {
+            None => message,
+            Some(Picture::Board(game)) => {
+                let table = self.load_table(game).await?;
+                let board = self.board_message(&table, String::new());
+                message.images = board.images;
+                message
+            }
+            Some(Picture::Replay(game)) => {
+                let table = self.load_table(game).await?;
+                self.with_replay(&table, message).await
+            }
+            Some(Picture::Standings { tournament, last }) => {
+                let image = arbiter::standings_picture(self, tournament, last).await?;
+                message.with_image(image)
+            }
+        })
+    }
+
+    async fn forget_post(&self, id: PostId) {
+        if let Err(e) = self.store().write(move |tx| tx.delete_post(id)).await {
+            // It stays queued, and is posted again once its hold runs out: the idempotency key
+            // keeps that from showing twice where the network dedupes.
+            tracing::warn!(post = id, "a posted announcement cannot be forgotten: {e}");
+        }
+    }
+
+    async fn post_failed(&self, post: &data::Post, why: &str) {
+        let id = post.id;
+        let attempts = post.attempts + 1;
+        if attempts >= ATTEMPTS {
+            tracing::error!(post = id, channel = %post.channel, "an announcement was refused {attempts} times and is dropped: {why}");
+            self.forget_post(id).await;
+            return;
+        }
+        tracing::warn!(post = id, channel = %post.channel, "an announcement could not be posted (attempt {attempts}); it is retried: {why}");
+        let retry_at = self.now() + RETRY_MS * i64::from(attempts);
+        if let Err(e) = self.store().write(move |tx| tx.post_failed(id, retry_at)).await {
+            tracing::warn!(post = id, "cannot record the failed attempt: {e}");
+        }
+    }
+}

@@ -241,7 +241,7 @@ async fn start_game(cx: &Ctx<'_>, challenge: &Challenge) -> Handled {
             Ok(Err(why)) => return told(why),
             Ok(Ok((record, white, black))) => {
                 let table = Table::new(record, white, black)?;
-                return Ok(started(cx, &table, challenge));
+                return Ok(started(cx, &table, &challenge.channel));
             }
             // Someone started a game where this one was to go: it goes somewhere new.
             Err(data::Error::ChannelBusy { .. }) => place = Some(open_place(cx, challenge, variant).await?),
@@ -257,7 +257,7 @@ async fn start_game(cx: &Ctx<'_>, challenge: &Challenge) -> Handled {
 
 /// Whether `player` may start another game: `Err` says they have as many going as one player
 /// may (tournament games are not counted). `who` starts the sentence: "You are", "alice".
-fn game_room(tx: &data::ReadTx<'_>, player: &Player, limit: usize, who: &str) -> data::Result<Result<(), String>> {
+pub(crate) fn game_room(tx: &data::ReadTx<'_>, player: &Player, limit: usize, who: &str) -> data::Result<Result<(), String>> {
     let going = tx.active_games_of(player.id)?.iter().filter(|g| g.pairing.is_none()).count();
     if going < limit {
         return Ok(Ok(()));
@@ -268,16 +268,20 @@ fn game_room(tx: &data::ReadTx<'_>, player: &Player, limit: usize, who: &str) ->
 }
 
 async fn open_place(cx: &Ctx<'_>, challenge: &Challenge, variant: Variant) -> Result<String, Refusal> {
-    let title = format!("{}: game for challenge {}", variant.name(), challenge.id);
+    open_place_titled(cx, &format!("{}: game for challenge {}", variant.name(), challenge.id)).await
+}
+
+/// A fresh place for a game, under the channel of the command, named `title`.
+pub(crate) async fn open_place_titled(cx: &Ctx<'_>, title: &str) -> Result<String, Refusal> {
     cx.places
-        .open_place(cx.channel(), &title)
+        .open_place(cx.channel(), title)
         .await
         .map_err(|e| Refusal::Broken(format!("cannot open a place for the game: {e}")))
 }
 
-/// The announcement of a new game, where it is played, and a pointer to it from the channel
-/// of the challenge when that is elsewhere.
-fn started(cx: &Ctx<'_>, table: &Table, challenge: &Challenge) -> Reply {
+/// The announcement of a new game, where it is played, and a pointer to it from `asked_in`
+/// (the channel of the challenge) when that is elsewhere.
+pub(crate) fn started(cx: &Ctx<'_>, table: &Table, asked_in: &str) -> Reply {
     let g = &table.record.game;
     let time = table.time_control().map_or("no clock".to_string(), |tc| tc.describe());
     let rated = if g.rated { "rated" } else { "unrated" };
@@ -290,12 +294,12 @@ fn started(cx: &Ctx<'_>, table: &Table, challenge: &Challenge) -> Reply {
         to_move_line(table),
     );
     let start = cx.host.board_message(table, text).mentioning(&table.user(table.to_move()));
-    if g.channel == challenge.channel {
+    if g.channel == asked_in {
         return Reply::one(start);
     }
     let pointer = Message::text(format!(
         "#{} has a game on, so {} and {} play game {} in #{}.",
-        challenge.channel,
+        asked_in,
         table.name(Color::White),
         table.name(Color::Black),
         g.id,

@@ -29,6 +29,7 @@ mod challenge;
 mod end;
 mod info;
 mod offers;
+mod opponent;
 mod outbox;
 mod play;
 mod remind;
@@ -54,6 +55,9 @@ pub use command::{
 };
 /// What the contract names from storage and pictures, so adapters need neither crate.
 pub use data::{default_path as default_database, ChallengeId, Format, GameId, TournamentId};
+/// The levels of `/play`.
+pub use engine::Level;
+pub use opponent::DEFAULT_LEVEL;
 pub use limits::Limits;
 pub use render::Theme;
 pub use reply::{Button, ButtonStyle, Image, ImageFormat, Message, Reply, ShownBoard};
@@ -78,6 +82,9 @@ pub struct Settings {
     pub upload_limit: usize,
     /// How much one user may do (see `limits`).
     pub limits: Limits,
+    /// Threads the engine thinks on in games against Chimera; 0 leaves its moves to another
+    /// process of the deployment.
+    pub engine_threads: usize,
     pub clock: Arc<dyn Clock>,
 }
 
@@ -92,9 +99,15 @@ impl Settings {
             challenge_expiry_ms: clock::DAY_MS,
             upload_limit: 10 * 1024 * 1024,
             limits: Limits::default(),
+            engine_threads: default_engine_threads(),
             clock: Arc::new(SystemClock),
         }
     }
+}
+
+/// Half the machine's cores, at least one: the other half answers players.
+pub fn default_engine_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
 /// One command from one user in one channel.
@@ -163,6 +176,12 @@ struct Inner {
     throttle: limits::Throttle,
     /// Announcements this process is posting now (see `outbox`).
     posting: outbox::InFlight,
+    /// Told when an announcement was queued outside a command (an engine's move), so that the
+    /// adapter posts it at once ([`Host::posts_waiting`]).
+    posts_ready: tokio::sync::Notify,
+    /// The engine's threads, and the games it is thinking about (see `opponent`).
+    pool: opponent::pool::Pool,
+    thinking: opponent::Thinking,
 }
 
 impl Host {
@@ -173,6 +192,7 @@ impl Host {
         let store = AsyncStore::open(location.clone()).await.map_err(|source| HostError::Open { location, source })?;
         let host = Host {
             inner: Arc::new(Inner {
+                pool: opponent::pool::Pool::new(settings.engine_threads),
                 store,
                 renderer: Renderer::new(),
                 settings,
@@ -180,6 +200,8 @@ impl Host {
                 holder: holder_name(),
                 throttle: Default::default(),
                 posting: Default::default(),
+                posts_ready: tokio::sync::Notify::new(),
+                thinking: Default::default(),
             }),
         };
         host.resume().await?;
@@ -235,6 +257,9 @@ impl Host {
             Command::Challenge { opponent, variant, color, time, rated } => {
                 challenge::challenge(cx, opponent.as_ref(), *variant, *color, *time, *rated).await
             }
+            Command::Play { variant, level, color, time } => {
+                opponent::play(cx, *variant, *level, *color, *time).await
+            }
             Command::Accept { challenger, challenge } => challenge::accept(cx, challenger.as_ref(), *challenge).await,
             Command::Decline { challenger, challenge } => challenge::decline(cx, challenger.as_ref(), *challenge).await,
             Command::Move { text, confirm, game } => play::play(cx, text, *confirm, *game).await,
@@ -252,6 +277,7 @@ impl Host {
             Command::Leaderboard { variant } => info::leaderboard(cx, *variant).await,
             Command::History { user } => info::history(cx, user.as_ref()).await,
             Command::Help => Ok(info::help()),
+            Command::PlayHelp => Ok(Reply::one(Message::text(include_str!("help/play.md").trim_end()))),
             Command::Tournament(command) => arbiter::handle(cx, command).await,
         }
     }
@@ -264,13 +290,30 @@ impl Host {
         self.inner.throttle.forget_quiet(self.now());
         // Each step commits on its own, with its announcements; one that fails changes nothing
         // and the next tick retries.
-        for step in [schedule::tick(self).await, remind::reminders(self).await] {
+        for step in [schedule::tick(self).await, remind::reminders(self).await, opponent::wake_forgotten(self).await] {
             if let Err(refusal) = step {
                 tracing::warn!("the scheduler's step failed: {}", refusal.text());
             }
         }
         arbiter::advance_all(self, places).await;
         self.deliver(places).await
+    }
+}
+
+impl Host {
+    /// Waits until an announcement was queued outside any command or tick (Chimera's move in a
+    /// game against it): the adapter then calls [`Host::deliver`] at once, rather than leaving
+    /// it for the next tick.
+    pub async fn posts_waiting(&self) {
+        self.inner.posts_ready.notified().await
+    }
+
+    /// Waits until the engine thinks about no game in this process: its moves are then stored
+    /// and queued. For scripts and tests that must see Chimera's answer before going on.
+    pub async fn engines_idle(&self) {
+        let mut count = self.inner.thinking.subscribe();
+        // The sender lives as long as the host, so this ends only once the count is 0.
+        let _ = count.wait_for(|&n| n == 0).await;
     }
 }
 

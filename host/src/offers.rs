@@ -12,6 +12,7 @@ use super::play::{end_game, ended_message};
 use super::stored;
 use super::table::Table;
 use super::view::to_move_line;
+use super::opponent;
 use super::{told, ButtonStyle, Command, Ctx, Handled, Message, Reply};
 
 pub(crate) async fn draw(cx: &Ctx<'_>, action: DrawAction, game: Option<GameId>) -> Handled {
@@ -25,6 +26,7 @@ pub(crate) async fn draw(cx: &Ctx<'_>, action: DrawAction, game: Option<GameId>)
             let why = format!("{} accepts {}'s draw offer.", table.name(color), table.name(!color));
             Ok(Reply::one(ended_message(cx, table, &ended, why).await))
         }
+        DrawAction::Offer if opponent::seat(&table).is_some() => engine_answers_draw(cx, table, color).await,
         DrawAction::Offer => {
             make_offer(cx, &table, color, Proposal::Draw).await?;
             let id = table.id();
@@ -86,6 +88,13 @@ pub(crate) async fn takeback(cx: &Ctx<'_>, action: OfferAction, game: Option<Gam
             if table.ply() < plies {
                 return told("You have not moved yet, so there is no move of yours to take back.");
             }
+            if opponent::seat(&table).is_some() {
+                // Games against Chimera are unrated, and it grants every takeback in them.
+                if engine::allows_takeback(table.record.game.rated) {
+                    return take_back(cx, table, plies, !color).await;
+                }
+                return told("Chimera grants takebacks in unrated games only.");
+            }
             make_offer(cx, &table, color, Proposal::Takeback { plies }).await?;
             let id = table.id();
             let text = format!(
@@ -138,7 +147,25 @@ async fn take_back(cx: &Ctx<'_>, mut table: Table, plies: u32, by: Color) -> Han
         if plies == 1 { "" } else { "s" },
         to_move_line(&table)
     );
+    // Chimera may be to move again.
+    opponent::wake(cx.host, &table);
     Ok(Reply::one(cx.host.board_message(&table, text).mentioning(&table.user(table.to_move()))))
+}
+
+/// A draw offered to Chimera: it looks at the position and answers at once, drawing a
+/// position it stands worse in and playing on in any other.
+async fn engine_answers_draw(cx: &Ctx<'_>, table: Table, color: Color) -> Handled {
+    if opponent::accepts_draw(cx.host, &table, !color).await {
+        let ended = end_game(cx, &table, Outcome::Draw(DrawReason::Agreement)).await?;
+        let why = format!("{} offers a draw, and {} accepts.", table.name(color), table.name(!color));
+        return Ok(Reply::one(ended_message(cx, table, &ended, why).await));
+    }
+    Ok(Reply::one(Message::text(format!(
+        "{} offers a draw; {} declines and plays on. {}",
+        table.name(color),
+        table.name(!color),
+        to_move_line(&table)
+    ))))
 }
 
 /// `by`'s offer of `kind` that still stands in the game's present position.

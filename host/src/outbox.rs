@@ -126,7 +126,7 @@ impl Host {
 
     /// Posts the announcements that are this process's to post: its own, and any whose process
     /// died. Returns what was posted.
-    pub(crate) async fn deliver(&self, places: &dyn Places) -> Vec<Message> {
+    pub async fn deliver(&self, places: &dyn Places) -> Vec<Message> {
         let mut posted = Vec::new();
         for _ in 0..BATCHES {
             let (platform, holder, now) = (self.settings().platform.clone(), self.inner.holder.clone(), self.now());

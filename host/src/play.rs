@@ -6,12 +6,12 @@
 //! ends the game finishes it, ratings included, in the same commit. Only after the commit does
 //! the reply say the move was played.
 
-use data::{Appended, GameId, NewMove};
-use rules::{Color, Move, Outcome, Problem, WinReason};
+use data::{Appended, GameId, NewMove, WriteTx};
+use rules::{Color, Game, Move, Outcome, Problem, WinReason};
 
 use super::end::{self, Ended, Flagged};
 use super::table::Table;
-use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Message, Refusal, Reply};
+use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Host, Message, Refusal, Reply};
 
 pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<GameId>) -> Handled {
     let table = cx.table(game).await?;
@@ -79,53 +79,18 @@ fn confirm_loss(table: &Table, m: &Move) -> Reply {
 
 /// Stores `m` as the next ply of `table` (and the game's end, if it ends it), then answers.
 async fn append(cx: &Ctx<'_>, table: Table, m: Move) -> Handled {
-    let position = table.position();
-    let mover = position.turn();
-    let mut next = table.game.clone();
-    next.play(m).map_err(|e| Refusal::Broken(format!("a parsed move was refused: {e}")))?;
-    let outcome = next.outcome();
-    // The clock: the mover used what the turn took off their deadline.
-    let now = cx.now;
-    let used = match (table.allowance(mover), table.record.game.deadline) {
-        (Some(allowance), Some(deadline)) => (allowance - (deadline - now)).clamp(0, allowance),
-        _ => 0,
-    };
-    // The opponent's allowance does not depend on this move, which is the mover's.
-    let deadline = table.allowance(!mover).map(|allowance| now + allowance);
-    let new = NewMove {
-        expected_ply: table.ply(),
-        coord: position.coord(&m),
-        san: position.san(&m),
-        fen_after: next.position().fen(),
-        time_used_ms: used,
-        request_id: cx.request.request_id.clone(),
-        deadline,
-        finish: None,
-    };
-    let (game_id, game) = (table.id(), table.record.game.clone());
-    let appended = cx
-        .store()
-        .write(move |tx| {
-            let mut new = new.clone();
-            let mut ended = None;
-            if let Some(outcome) = outcome {
-                let (finish, e) = end::finish(tx, &game, outcome)?;
-                new.finish = Some(finish);
-                ended = Some(e);
-            }
-            let appended = tx.append_move(game_id, &new, now)?;
-            if let (Some(_), Appended::Applied(_)) = (&ended, &appended) {
-                super::arbiter::settle(tx, &tx.game(game_id)?)?;
-            }
-            Ok((appended, ended))
-        })
-        .await;
-    match appended {
+    let game_id = table.id();
+    let prepared = prepare(&table, &m, cx.request.request_id.clone(), cx.now)?;
+    let next = prepared.next.clone();
+    match store(cx.host, &table, prepared, cx.now, |_, _| Ok(())).await {
         Ok((Appended::Applied(stored), ended)) => {
             if let Some(ended) = &ended {
                 cx.note_end(ended);
             }
             let table = table.with_move(stored, next);
+            if ended.is_none() {
+                super::opponent::wake(cx.host, &table);
+            }
             let message = cx.host.move_message(&table, ended.as_ref());
             Ok(Reply::one(match ended {
                 Some(ended) => cx.host.with_replay(&table.with_end(ended.game), message).await,
@@ -145,6 +110,77 @@ async fn append(cx: &Ctx<'_>, table: Table, m: Move) -> Handled {
         Err(data::Error::GameNotActive { .. }) => told(format!("Game {game_id} is over; your move was not played.")),
         Err(e) => Err(e.into()),
     }
+}
+
+/// A move ready to be stored: its record, the game after it, and how that game ended, if it did.
+pub(crate) struct Prepared {
+    new: NewMove,
+    pub next: Game,
+    outcome: Option<Outcome>,
+}
+
+/// The record of `m` as the next ply of `table`, made by `request_id` at `now`.
+pub(crate) fn prepare(table: &Table, m: &Move, request_id: String, now: i64) -> Result<Prepared, Refusal> {
+    let position = table.position();
+    let mover = position.turn();
+    let mut next = table.game.clone();
+    next.play(m.clone()).map_err(|e| Refusal::Broken(format!("a parsed move was refused: {e}")))?;
+    let outcome = next.outcome();
+    // The clock: the mover used what the turn took off their deadline.
+    let used = match (table.allowance(mover), table.record.game.deadline) {
+        (Some(allowance), Some(deadline)) => (allowance - (deadline - now)).clamp(0, allowance),
+        _ => 0,
+    };
+    // The opponent's allowance does not depend on this move, which is the mover's.
+    let deadline = table.allowance(!mover).map(|allowance| now + allowance);
+    let new = NewMove {
+        expected_ply: table.ply(),
+        coord: position.coord(m),
+        san: position.san(m),
+        fen_after: next.position().fen(),
+        time_used_ms: used,
+        request_id,
+        deadline,
+        finish: None,
+    };
+    Ok(Prepared { new, next, outcome })
+}
+
+/// Stores a prepared move, and the game's end with it when the move ends the game, in one
+/// transaction. `announce` runs in that transaction when the move is applied now (not when the
+/// same request was applied before), so what it queues is said exactly once.
+pub(crate) async fn store<F>(
+    host: &Host,
+    table: &Table,
+    prepared: Prepared,
+    now: i64,
+    announce: F,
+) -> data::Result<(Appended, Option<Ended>)>
+where
+    F: Fn(&WriteTx<'_>, Option<&Ended>) -> data::Result<()> + Send + Sync + 'static,
+{
+    let (game_id, game) = (table.id(), table.record.game.clone());
+    let Prepared { new, outcome, .. } = prepared;
+    host.store()
+        .write(move |tx| {
+            let mut new = new.clone();
+            let mut ended = None;
+            if let Some(outcome) = outcome {
+                let (finish, e) = end::finish(tx, &game, outcome)?;
+                new.finish = Some(finish);
+                ended = Some(e);
+            }
+            let appended = tx.append_move(game_id, &new, now)?;
+            if let Appended::Applied(_) = &appended {
+                if let Some(ended) = &mut ended {
+                    ended.game = tx.game(game_id)?;
+                    super::arbiter::settle(tx, &ended.game)?;
+                }
+                announce(tx, ended.as_ref())?;
+            }
+            Ok((appended, ended))
+        })
+        .await
 }
 
 /// The board as it is now, privately, after a move that was not played this time.

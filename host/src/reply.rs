@@ -119,8 +119,9 @@ impl Message {
         self
     }
 
+    /// Calls `user` to the message (nobody calls Chimera itself).
     pub fn mentioning(mut self, user: &User) -> Message {
-        if !self.mentions.contains(user) {
+        if !self.mentions.contains(user) && user.engine_level().is_none() {
             self.mentions.push(user.clone());
         }
         self

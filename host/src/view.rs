@@ -81,14 +81,18 @@ impl Host {
 
 /// `Check. bob (Black) to move.`, with the Ghost King's warning in its variant.
 pub(crate) fn to_move_line(table: &Table) -> String {
-    let position = table.position();
+    to_move_line_in(table.position(), |color| table.name(color))
+}
+
+/// [`to_move_line`] for `position`, its players named by `name`.
+pub(crate) fn to_move_line_in<'a>(position: &rules::Position, name: impl Fn(Color) -> &'a str) -> String {
     let turn = position.turn();
-    let warning = match (position.is_check(), table.variant()) {
+    let warning = match (position.is_check(), position.variant()) {
         (false, _) => "",
         (true, rules::Variant::GhostKing) => "The Ghost King can be taken! ",
         (true, _) => "Check! ",
     };
-    format!("{warning}{} ({turn}) to move.", table.name(turn))
+    format!("{warning}{} ({turn}) to move.", name(turn))
 }
 
 /// The number written before ply `ply` (1-based): `3.` for White's third move, `3...` for

@@ -83,6 +83,9 @@ async fn session(args: ConsoleArgs) -> Result<ExitCode> {
                         return Ok(ExitCode::FAILURE);
                     }
                 }
+                // Chimera's answer to a move comes before the next line, as it would to a
+                // player who waits for it.
+                console.host().engines_idle().await;
                 printer.messages(out, &args.channel, &console.tick().await)?;
             }
             Ok(ExitCode::SUCCESS)
@@ -127,6 +130,10 @@ async fn interactive(console: &Console, printer: &mut Printer, args: &ConsoleArg
             _ = ticks.tick() => {
                 printer.messages(&mut io::stdout().lock(), &args.channel, &console.tick().await)?;
             }
+            // Chimera moved in a game against it: shown at once.
+            _ = console.host().posts_waiting() => {
+                printer.messages(&mut io::stdout().lock(), &args.channel, &console.deliver().await)?;
+            }
         }
     }
     printer.messages(&mut io::stdout().lock(), &args.channel, &console.tick().await)?;
@@ -168,6 +175,12 @@ impl Console {
     /// The scheduler's step, with the console's places for tournament games.
     pub async fn tick(&self) -> Vec<host::Message> {
         self.host.tick(&self.places).await;
+        self.places.posted()
+    }
+
+    /// The announcements waiting to be posted (Chimera's moves), posted now.
+    pub async fn deliver(&self) -> Vec<host::Message> {
+        self.host.deliver(&self.places).await;
         self.places.posted()
     }
 
@@ -242,8 +255,12 @@ pub fn speaker(line: &str) -> Result<(Speaker<'_>, &str), String> {
     Ok((Speaker { user, channel }, said.trim()))
 }
 
+/// Chimera's own name on the console: challenging `@chimera` is playing against it.
+pub const BOT: &str = "chimera";
+
 /// A command as typed on the console, its people resolved: on the console a user's id is their
-/// name, so `@bob` (or `<@bob>`, as Discord writes it) is the user `bob`.
+/// name, so `@bob` (or `<@bob>`, as Discord writes it) is the user `bob`, and `@chimera` is
+/// Chimera itself.
 pub fn read_command(said: &str) -> Result<Command, String> {
     let typed: Command<Mention> = said.parse().map_err(|e: host::CommandError| e.to_string())?;
     typed.try_map_users(|Mention(m)| {
@@ -253,6 +270,7 @@ pub fn read_command(said: &str) -> Result<Command, String> {
         }
         Ok(User { id: name.to_string(), name: name.to_string() })
     })
+    .map(|command| command.with_bot_as_engine(BOT))
 }
 
 /// New channels for games, named after their parent (`general-2`, `general-3`, ...), and the

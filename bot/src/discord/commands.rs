@@ -13,6 +13,7 @@ use super::{Context, Error};
 pub fn all() -> Vec<poise::Command<super::Data, Error>> {
     vec![
         challenge(),
+        play(),
         accept(),
         decline(),
         r#move(),
@@ -151,6 +152,32 @@ pub async fn challenge(
         color: color.map_or(ColorChoice::Random, ColorChoice::from),
         time: time.unwrap_or_default(),
         rated: rated.unwrap_or(RATED_BY_DEFAULT),
+    });
+    // Challenging Chimera itself is playing against it.
+    let bot = ctx.framework().bot_id.to_string();
+    run(ctx, command.map(|c| c.with_bot_as_engine(&bot))).await
+}
+
+/// Play a game against Chimera itself (never rated)
+#[poise::command(slash_command, guild_only)]
+pub async fn play(
+    ctx: Context<'_>,
+    #[description = "Which game"] variant: VariantOption,
+    #[description = "How strong Chimera plays: 1 (gentle) to 8 (strongest); 4 by default"]
+    #[min = 1]
+    #[max = 8]
+    level: Option<u8>,
+    #[description = "Your colour (random by default)"] color: Option<ColorOption>,
+    #[description = "Days per move (3d) or minutes plus increment (10+5); 3d by default"] time: Option<String>,
+) -> Result<(), Error> {
+    let level = host::Level::new(i64::from(level.unwrap_or(host::DEFAULT_LEVEL))).map_err(|e| e.to_string());
+    let command = level.and_then(|level| {
+        read::<TimeControl>(time).map(|time| Command::Play {
+            variant: variant.into(),
+            level,
+            color: color.map_or(ColorChoice::Random, ColorChoice::from),
+            time: time.unwrap_or_default(),
+        })
     });
     run(ctx, command).await
 }
@@ -300,6 +327,8 @@ pub async fn history(
 pub enum HelpTopic {
     #[name = "tournament"]
     Tournament,
+    #[name = "playing Chimera"]
+    Play,
 }
 
 /// What Chimera can do
@@ -308,6 +337,7 @@ pub async fn help(ctx: Context<'_>, #[description = "A topic"] topic: Option<Hel
     let command = match topic {
         None => Command::Help,
         Some(HelpTopic::Tournament) => Command::Tournament(host::TournamentCommand::Help),
+        Some(HelpTopic::Play) => Command::PlayHelp,
     };
     run(ctx, Ok(command)).await
 }

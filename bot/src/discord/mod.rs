@@ -154,9 +154,12 @@ async fn schedule(host: Host, http: Arc<serenity::Http>, every: std::time::Durat
     let mut interval = tokio::time::interval(every);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        interval.tick().await;
-        // The host posts what it announces through the places itself.
-        host.tick(&Threads::new(Arc::clone(&http))).await;
+        // The host posts what it announces through the places itself; Chimera's moves in games
+        // against it go out as soon as they are made.
+        tokio::select! {
+            _ = interval.tick() => host.tick(&Threads::new(Arc::clone(&http))).await,
+            _ = host.posts_waiting() => host.deliver(&Threads::new(Arc::clone(&http))).await,
+        };
     }
 }
 

@@ -29,6 +29,8 @@ pub struct Settings {
     pub defer_after: Duration,
     /// How much one user may do at once, and how fast.
     pub limits: host::Limits,
+    /// Threads Chimera thinks on in games against it (0: another process does).
+    pub engine_threads: usize,
 }
 
 /// Which shards this process runs.
@@ -75,6 +77,7 @@ impl Settings {
             tick: Duration::from_secs(1),
             defer_after: Duration::from_millis(1500),
             limits: host::Limits::default(),
+            engine_threads: host::default_engine_threads(),
         };
         let guild = parse_with("DISCORD_GUILD_ID", &get, |v| v.parse::<u64>().map_err(|_| "not a guild id".into()))?;
         settings.guild = guild;
@@ -122,6 +125,7 @@ impl Settings {
             ("CHIMERA_LIMIT_GAMES", &mut limits.games),
             ("CHIMERA_LIMIT_COMMANDS", &mut limits.commands),
             ("CHIMERA_LIMIT_TOURNAMENT_SIZE", &mut limits.tournament_size),
+            ("CHIMERA_LIMIT_ENGINE_GAMES", &mut limits.engine_games),
         ] {
             if let Some(n) = parse_with(name, &get, |v| match v.parse::<usize>() {
                 Ok(n) if (1..=100_000).contains(&n) => Ok(n),
@@ -129,6 +133,12 @@ impl Settings {
             })? {
                 *limit = n;
             }
+        }
+        if let Some(n) = parse_with("CHIMERA_ENGINE_THREADS", &get, |v| match v.parse::<usize>() {
+            Ok(n) if n <= 256 => Ok(n),
+            _ => Err("needs a number of threads from 0 to 256".into()),
+        })? {
+            settings.engine_threads = n;
         }
         Ok(settings)
     }
@@ -139,6 +149,7 @@ impl Settings {
         host.board_size = self.board_size;
         host.theme = self.theme;
         host.limits = self.limits;
+        host.engine_threads = self.engine_threads;
         host
     }
 }
@@ -209,10 +220,13 @@ mod tests {
             ("CHIMERA_LIMIT_GAMES", "4"),
             ("CHIMERA_LIMIT_COMMANDS", "50"),
             ("CHIMERA_LIMIT_TOURNAMENT_SIZE", "16"),
+            ("CHIMERA_LIMIT_ENGINE_GAMES", "1"),
+            ("CHIMERA_ENGINE_THREADS", "0"),
         ])
         .unwrap();
-        let limits = host::Limits { open_challenges: 3, games: 4, commands: 50, tournament_size: 16 };
+        let limits = host::Limits { open_challenges: 3, games: 4, commands: 50, tournament_size: 16, engine_games: 1 };
         assert_eq!(settings.limits, limits);
+        assert_eq!(settings.engine_threads, 0);
         assert_eq!(settings.guild, Some(123));
         assert_eq!(settings.proxy_url.as_deref(), Some("http://127.0.0.1:9000"));
         assert_eq!(settings.db, PathBuf::from("/tmp/x.db"));

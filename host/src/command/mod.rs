@@ -28,6 +28,7 @@ mod write;
 mod tests;
 
 use data::{ChallengeId, GameId, TournamentId};
+use engine::Level;
 use rules::{Square, Variant};
 
 pub use data::ColorChoice;
@@ -57,6 +58,13 @@ pub enum Command<U = User> {
         color: ColorChoice,
         time: TimeControl,
         rated: bool,
+    },
+    /// A game against Chimera itself at `level`, the player taking `color`; always unrated.
+    Play {
+        variant: Variant,
+        level: Level,
+        color: ColorChoice,
+        time: TimeControl,
     },
     /// Accept a challenge in this channel: the one named, the one from `challenger`, or the
     /// only one open to you.
@@ -116,6 +124,8 @@ pub enum Command<U = User> {
         user: Option<U>,
     },
     Help,
+    /// `/help play`: how games against Chimera go, and how strong each level is.
+    PlayHelp,
     /// `/tournament <sub> ...` (and `/help tournament`, which is `Tournament(Help)`).
     Tournament(TournamentCommand<U>),
 }
@@ -200,6 +210,7 @@ impl<U> Command<U> {
             Command::Challenge { opponent, variant, color, time, rated } => {
                 Command::Challenge { opponent: person(opponent)?, variant, color, time, rated }
             }
+            Command::Play { variant, level, color, time } => Command::Play { variant, level, color, time },
             Command::Accept { challenger, challenge } => Command::Accept { challenger: person(challenger)?, challenge },
             Command::Decline { challenger, challenge } => {
                 Command::Decline { challenger: person(challenger)?, challenge }
@@ -220,6 +231,7 @@ impl<U> Command<U> {
             Command::Rules { variant } => Command::Rules { variant },
             Command::Leaderboard { variant } => Command::Leaderboard { variant },
             Command::Help => Command::Help,
+            Command::PlayHelp => Command::PlayHelp,
         })
     }
 
@@ -233,6 +245,28 @@ impl<U> Command<U> {
             | Command::History { user: u } => u.iter().collect(),
             Command::Tournament(TournamentCommand::Withdraw { player, .. }) => vec![player],
             _ => Vec::new(),
+        }
+    }
+}
+
+impl Command {
+    /// A challenge to `bot`, the adapter's own account (`@Chimera`), is a game against
+    /// Chimera itself at the default level; every other command stays as it is.
+    ///
+    /// ```
+    /// use host::{Command, Mention, User};
+    ///
+    /// let typed: Command<Mention> = "/challenge @chimera variant:golem time:10+5".parse().unwrap();
+    /// let command = typed.try_map_users(|m| Ok::<_, ()>(User { id: m.0[1..].into(), name: "Chimera".into() })).unwrap();
+    /// assert_eq!(command.with_bot_as_engine("chimera").to_string(), "/play variant:golem level:4 time:10+5");
+    /// ```
+    pub fn with_bot_as_engine(self, bot: &str) -> Command {
+        match self {
+            Command::Challenge { opponent: Some(opponent), variant, color, time, .. } if opponent.id == bot => {
+                let level = Level::new(i64::from(crate::opponent::DEFAULT_LEVEL)).expect("the default level exists");
+                Command::Play { variant, level, color, time }
+            }
+            command => command,
         }
     }
 }

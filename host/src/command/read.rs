@@ -8,6 +8,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use engine::Level;
+
 use super::{ColorChoice, Command, DrawAction, Mention, OfferAction, TournamentCommand, RATED_BY_DEFAULT};
 
 /// What is wrong with a command line.
@@ -69,7 +71,7 @@ impl Args {
         self.number(key, true)
     }
 
-    fn number(&mut self, key: &'static str, positional: bool) -> Result<Option<i64>, CommandError> {
+    pub(super) fn number(&mut self, key: &'static str, positional: bool) -> Result<Option<i64>, CommandError> {
         self.take(key, positional)
             .map(|v| {
                 v.trim_start_matches('#')
@@ -161,6 +163,16 @@ pub(super) fn mention(value: String) -> Mention {
     Mention(value)
 }
 
+/// The `color` option: the colour the speaker plays (random when not given).
+fn color(a: &mut Args) -> Result<ColorChoice, CommandError> {
+    Ok(match a.take("color", false).as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("random") => ColorChoice::Random,
+        Some("white") | Some("w") => ColorChoice::White,
+        Some("black") | Some("b") => ColorChoice::Black,
+        Some(other) => return Err(CommandError::Value(format!("`{other}` is not a colour: white, black or random"))),
+    })
+}
+
 pub(super) fn yes_no(value: &str) -> Result<bool, CommandError> {
     match value.to_ascii_lowercase().as_str() {
         "yes" | "y" | "true" | "on" => Ok(true),
@@ -185,18 +197,31 @@ pub const COMMANDS: &[CommandSpec] = &[
                 what: "a variant",
                 example: "/challenge @bob variant:golem",
             })?;
-            let color = match a.take("color", false).as_deref().map(str::to_ascii_lowercase).as_deref() {
-                None | Some("random") => ColorChoice::Random,
-                Some("white") | Some("w") => ColorChoice::White,
-                Some("black") | Some("b") => ColorChoice::Black,
-                Some(other) => {
-                    return Err(CommandError::Value(format!("`{other}` is not a colour: white, black or random")))
-                }
-            };
+            let color = color(&mut a)?;
             let time = a.parse("time", false)?.unwrap_or_default();
             let rated = a.take("rated", false).map(|v| yes_no(&v)).transpose()?.unwrap_or(RATED_BY_DEFAULT);
             a.done()?;
             Ok(Command::Challenge { opponent, variant, color, time, rated })
+        },
+    },
+    CommandSpec {
+        name: "play",
+        usage: "/play variant:<id> [level:1-8] [color:white|black|random] [time:3d|10+5]",
+        about: "play a game against Chimera itself, at level 1 (gentle) to 8 (strongest); never rated",
+        parse: |mut a| {
+            let variant = a.parse("variant", true)?.ok_or(CommandError::Missing {
+                command: "play",
+                what: "a variant",
+                example: "/play variant:golem level:4",
+            })?;
+            let level = match a.number("level", false)? {
+                None => Level::new(i64::from(crate::opponent::DEFAULT_LEVEL)).expect("the default level exists"),
+                Some(n) => Level::new(n).map_err(|e| CommandError::Value(e.to_string()))?,
+            };
+            let color = color(&mut a)?;
+            let time = a.parse("time", false)?.unwrap_or_default();
+            a.done()?;
+            Ok(Command::Play { variant, level, color, time })
         },
     },
     CommandSpec {
@@ -407,16 +432,18 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "help",
-        usage: "/help [tournament]",
-        about: "this list (or how tournaments work)",
+        usage: "/help [tournament|play]",
+        about: "this list (or how tournaments work, or how playing Chimera works)",
         parse: |mut a| {
             let topic = a.take("topic", true);
             a.done()?;
             match topic.as_deref().map(str::to_ascii_lowercase).as_deref() {
                 None => Ok(Command::Help),
                 Some("tournament" | "tournaments") => Ok(Command::Tournament(TournamentCommand::Help)),
+                Some("play" | "chimera" | "engine") => Ok(Command::PlayHelp),
                 Some(other) => Err(CommandError::Value(format!(
-                    "there is no help on `{other}`: `/help` lists the commands, `/help tournament` explains tournaments"
+                    "there is no help on `{other}`: `/help` lists the commands, `/help tournament` explains tournaments, \
+                     `/help play` games against Chimera"
                 ))),
             }
         },

@@ -191,6 +191,12 @@ fn command() -> impl Strategy<Value = Command> {
         (prop::option::of(user()), variant(), color(), time(), any::<bool>()).prop_map(
             |(opponent, variant, color, time, rated)| Command::Challenge { opponent, variant, color, time, rated }
         ),
+        (variant(), 1i64..=8, color(), time()).prop_map(|(variant, level, color, time)| Command::Play {
+            variant,
+            level: engine::Level::new(level).expect("a level"),
+            color,
+            time
+        }),
         (prop::option::of(user()), id()).prop_map(|(challenger, challenge)| Command::Accept { challenger, challenge }),
         (prop::option::of(user()), id()).prop_map(|(challenger, challenge)| Command::Decline { challenger, challenge }),
         (move_text(), any::<bool>(), id()).prop_map(|(text, confirm, game)| Command::Move { text, confirm, game }),
@@ -214,6 +220,7 @@ fn command() -> impl Strategy<Value = Command> {
         variant().prop_map(|variant| Command::Leaderboard { variant }),
         prop::option::of(user()).prop_map(|user| Command::History { user }),
         Just(Command::Help),
+        Just(Command::PlayHelp),
         tournament().prop_map(Command::Tournament),
     ]
 }
@@ -245,4 +252,20 @@ fn delays_and_times_are_written_as_starts_reads_them() {
         at.to_string(),
         "/tournament create name:\"Spring Open\" variant:werewolf format:round-robin time:2d rated:no starts:1d6h5s double:yes"
     );
+}
+
+#[test]
+fn play_reads_its_level_and_refuses_one_that_does_not_exist() {
+    let read = |line: &str| line.parse::<Command<Mention>>();
+    let Ok(Command::Play { variant, level, color, .. }) = read("/play golem level:7 color:black") else {
+        panic!("/play reads");
+    };
+    assert_eq!((variant, level.get(), color), (Variant::Golem, 7, ColorChoice::Black));
+    let Ok(Command::Play { level, .. }) = read("/play variant:chess") else { panic!("/play reads") };
+    assert_eq!(level.get(), crate::opponent::DEFAULT_LEVEL);
+    let err = read("/play chess level:9").unwrap_err().to_string();
+    assert!(err.contains("level 9 does not exist"), "{err}");
+    let err = read("/play chess level:high").unwrap_err().to_string();
+    assert!(err.contains("needs a number"), "{err}");
+    assert!(matches!(read("/play"), Err(CommandError::Missing { command: "play", .. })));
 }

@@ -31,6 +31,13 @@ impl Display for Command<User> {
                 line.opt("time", Some(time))?;
                 line.opt("rated", (!rated).then_some("no"))
             }
+            Command::Play { variant, level, color, time } => {
+                line.name("play")?;
+                line.opt("variant", Some(variant.id()))?;
+                line.opt("level", Some(level))?;
+                line.opt("color", (*color != ColorChoice::Random).then_some(color.as_str()))?;
+                line.opt("time", Some(time))
+            }
             Command::Accept { challenger, challenge } => {
                 line.name("accept")?;
                 line.opt("challenger", challenger.as_ref().map(mention))?;
@@ -100,6 +107,10 @@ impl Display for Command<User> {
                 line.opt("user", user.as_ref().map(mention))
             }
             Command::Help => line.name("help"),
+            Command::PlayHelp => {
+                line.name("help")?;
+                line.word("play")
+            }
             Command::Tournament(sub) => {
                 line.name("tournament")?;
                 tournament(&mut line, sub)

@@ -9,8 +9,13 @@
 //! `CHIMERA_TEST_POSTGRES_URL`, default 127.0.0.1:5432 database `test`, in a schema of its own;
 //! skipped with a line saying so when none answers).
 //!
+//! Beside the games between people, `--engine-games N` players each play Chimera (level 8, its
+//! slowest) and answer its every move at once, so that N of its searches are always wanted;
+//! their moves are not in the latency figures, which stay the people's.
+//!
 //! `cargo bench -p chimera --bench discord_load -- [--games N] [--rate MOVES_PER_S] [--seconds S]
-//! [--setups sqlite:1,postgres:2]` (defaults: 1000 games, 200 moves/s, 30 s, the two setups).
+//! [--setups sqlite:1,postgres:2] [--engine-games N]` (defaults: 1000 games, 200 moves/s, 30 s,
+//! the two setups, 0 engine games).
 //!
 //! Per move it reports the bots' CPU time, the picture bytes sent, and on PostgreSQL the rows
 //! written and the write-ahead log generated (the server's own counters, so they include the
@@ -34,6 +39,7 @@ struct Options {
     rate: u32,
     seconds: u64,
     setups: Vec<(Backend, u32)>,
+    engine_games: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,8 +49,13 @@ enum Backend {
 }
 
 fn options() -> Options {
-    let mut options =
-        Options { games: 1000, rate: 200, seconds: 30, setups: vec![(Backend::Sqlite, 1), (Backend::Postgres, 2)] };
+    let mut options = Options {
+        games: 1000,
+        rate: 200,
+        seconds: 30,
+        setups: vec![(Backend::Sqlite, 1), (Backend::Postgres, 2)],
+        engine_games: 0,
+    };
     let args: Vec<String> = std::env::args().collect();
     let text = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let value = |name: &str| text(name).and_then(|v| v.parse::<u64>().ok());
@@ -53,6 +64,9 @@ fn options() -> Options {
     }
     if let Some(rate) = value("--rate") {
         options.rate = rate as u32;
+    }
+    if let Some(n) = value("--engine-games") {
+        options.engine_games = n as usize;
     }
     if let Some(seconds) = value("--seconds") {
         options.seconds = seconds;
@@ -142,6 +156,16 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     }
     while starts.join_next().await.is_some() {}
     println!("{} games started in {:.1} s", options.games, set_up.elapsed().as_secs_f64());
+    let engine_moves = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let stop_engines = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut engine_games = tokio::task::JoinSet::new();
+    for i in 0..options.engine_games {
+        let channel = fake.add_channel(guilds[i % guilds.len()], &format!("engine-{i}"));
+        let player = fake.add_user(&format!("e{i}"));
+        let variant = ENGINE_VARIANTS[i % ENGINE_VARIANTS.len()];
+        let (fake, moves, stop) = (Arc::clone(&fake), Arc::clone(&engine_moves), Arc::clone(&stop_engines));
+        engine_games.spawn(async move { against_chimera(&fake, channel, player, variant, &moves, &stop).await });
+    }
 
     let rss_before: f64 = bots.iter().map(|bot| memory(bot).0).sum();
     let cpu_before: f64 = bots.iter().map(cpu_seconds).sum();
@@ -203,6 +227,8 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     }
     let elapsed = started.elapsed();
     while in_flight.join_next().await.is_some() {}
+    stop_engines.store(true, std::sync::atomic::Ordering::Relaxed);
+    while engine_games.join_next().await.is_some() {}
     let cpu_after: f64 = bots.iter().map(cpu_seconds).sum();
     let db_after = match backend {
         Backend::Postgres => Some(pg_counters(db)),
@@ -210,9 +236,10 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     };
     let (rss_after, peak) = bots.iter().map(memory).fold((0.0, 0.0), |(after, peak), (a, p)| (after + a, peak + p));
 
+    let people: std::collections::HashSet<ChannelId> = tables.lock().unwrap().iter().map(|t| t.channel).collect();
     let timings: Vec<Duration> = fake.timings()[first_measured..]
         .iter()
-        .filter(|t| t.kind == InteractionKind::ApplicationCommand)
+        .filter(|t| t.kind == InteractionKind::ApplicationCommand && people.contains(&t.channel))
         .map(|t| t.acknowledged)
         .collect();
     let deferred = fake.timings()[first_measured..]
@@ -240,6 +267,12 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         sent.last_refusal.lines().next().unwrap_or("")
     );
     println!("ticks with no idle game {}", sent.skipped);
+    println!(
+        "games against Chimera {} ({} of its moves, {:.2} moves/s)",
+        options.engine_games,
+        engine_moves.load(std::sync::atomic::Ordering::Relaxed),
+        engine_moves.load(std::sync::atomic::Ordering::Relaxed) as f64 / elapsed.as_secs_f64()
+    );
     println!("games finished        {}", sent.finished);
     println!("deferred answers      {deferred}");
     println!("latency median        {:.1} ms", at(0.5).as_secs_f64() * 1e3);
@@ -361,6 +394,74 @@ async fn start_game(fake: &FakeDiscord, channel: ChannelId, white: UserId, black
     let accept = fake.slash(black, channel, "accept", json!({})).expect("an acceptance");
     let answer = accept.response().await.expect("the acceptance is answered");
     assert!(!answer.message.is_ephemeral(), "the game starts: {}", answer.message.content);
+}
+
+/// The variants of the games against Chimera: those whose moves read back from one word of
+/// its message (a Grolman turn's chain has spaces).
+const ENGINE_VARIANTS: [Variant; 5] =
+    [Variant::Chess, Variant::Golem, Variant::GhostKing, Variant::Werewolf, Variant::UnicornGreat];
+
+/// One player against Chimera at level 8: answers each of its moves at once with a random legal
+/// move, and starts a new game when one ends, until `stop`.
+async fn against_chimera(
+    fake: &FakeDiscord,
+    channel: ChannelId,
+    player: UserId,
+    variant: Variant,
+    moves: &std::sync::atomic::AtomicU64,
+    stop: &std::sync::atomic::AtomicBool,
+) {
+    let choice = Variant::ALL.iter().position(|v| *v == variant).expect("a variant");
+    let mut seen = 0;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let args = json!({ "variant": choice, "level": 8, "color": 0, "time": "3d" });
+        let started = fake.slash(player, channel, "play", args).expect("a /play");
+        let answer = started.response().await.expect("the /play is answered");
+        assert!(!answer.message.is_ephemeral(), "the game starts: {}", answer.message.content);
+        let mut position = Position::start(variant);
+        loop {
+            let legal = position.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let text = position.san(&legal[fastrand::usize(..legal.len())]);
+            let Ok(handle) = fake.slash(player, channel, "move", json!({ "move": text, "confirm": true })) else {
+                return;
+            };
+            let Ok(answer) = handle.response().await else { return };
+            if answer.message.is_ephemeral()
+                || ["1-0", "0-1", "1/2-1/2"].iter().any(|r| answer.message.content.contains(r))
+            {
+                break;
+            }
+            position.play_unchecked(&position.parse_move(&text).expect("a legal move"));
+            // Chimera's answer: the first of its messages in this channel not yet seen.
+            let said = loop {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                let mine: Vec<String> = fake
+                    .messages_in(channel)
+                    .into_iter()
+                    .filter(|m| m.author == fake.bot_id() && m.content.starts_with("Chimera (level 8)"))
+                    .map(|m| m.content)
+                    .collect();
+                if mine.len() > seen {
+                    seen += 1;
+                    break mine[seen - 1].clone();
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            };
+            moves.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if ["1-0", "0-1", "1/2-1/2"].iter().any(|r| said.contains(r)) {
+                break;
+            }
+            // `Chimera (level 8) (Black) played 12... Nf6. e0 (White) to move.`
+            let san = said.split(" played ").nth(1).and_then(|rest| rest.split_whitespace().nth(1));
+            let Some(m) = san.and_then(|san| position.parse_move(san.trim_end_matches('.')).ok()) else { break };
+            position.play_unchecked(&m);
+        }
+    }
 }
 
 fn start_bot(fake: &FakeDiscord, db: &str, shard: u32, shards: u32) -> Child {

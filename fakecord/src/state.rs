@@ -233,6 +233,8 @@ pub(crate) struct Interaction {
 pub struct Timing {
     pub interaction: InteractionId,
     pub kind: InteractionKind,
+    /// Where the interaction was made.
+    pub channel: ChannelId,
     pub callback: CallbackType,
     /// Until the interaction callback arrived.
     pub acknowledged: Duration,
@@ -249,6 +251,7 @@ impl Interaction {
         Some(Timing {
             interaction: self.id,
             kind: self.kind,
+            channel: self.channel,
             callback,
             acknowledged: acknowledged_at.saturating_duration_since(start),
             answered: answered_at.map(|at| at.saturating_duration_since(start)),

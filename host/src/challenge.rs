@@ -257,7 +257,12 @@ async fn start_game(cx: &Ctx<'_>, challenge: &Challenge) -> Handled {
 
 /// Whether `player` may start another game: `Err` says they have as many going as one player
 /// may (tournament games are not counted). `who` starts the sentence: "You are", "alice".
-pub(crate) fn game_room(tx: &data::ReadTx<'_>, player: &Player, limit: usize, who: &str) -> data::Result<Result<(), String>> {
+pub(crate) fn game_room(
+    tx: &data::ReadTx<'_>,
+    player: &Player,
+    limit: usize,
+    who: &str,
+) -> data::Result<Result<(), String>> {
     let going = tx.active_games_of(player.id)?.iter().filter(|g| g.pairing.is_none()).count();
     if going < limit {
         return Ok(Ok(()));

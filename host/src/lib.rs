@@ -24,6 +24,7 @@ pub mod reply;
 pub mod tournament;
 mod user;
 
+mod analysis;
 mod arbiter;
 mod challenge;
 mod end;
@@ -57,8 +58,8 @@ pub use command::{
 pub use data::{default_path as default_database, ChallengeId, Format, GameId, TournamentId};
 /// The levels of `/play`.
 pub use engine::Level;
-pub use opponent::DEFAULT_LEVEL;
 pub use limits::Limits;
+pub use opponent::DEFAULT_LEVEL;
 pub use render::Theme;
 pub use reply::{Button, ButtonStyle, Image, ImageFormat, Message, Reply, ShownBoard};
 pub use schedule::ALIVE_WINDOW_MS;
@@ -85,6 +86,8 @@ pub struct Settings {
     /// Threads the engine thinks on in games against Chimera; 0 leaves its moves to another
     /// process of the deployment.
     pub engine_threads: usize,
+    /// The engine's time for each position of an analysis.
+    pub analysis_budget: std::time::Duration,
     pub clock: Arc<dyn Clock>,
 }
 
@@ -100,6 +103,7 @@ impl Settings {
             upload_limit: 10 * 1024 * 1024,
             limits: Limits::default(),
             engine_threads: default_engine_threads(),
+            analysis_budget: std::time::Duration::from_millis(100),
             clock: Arc::new(SystemClock),
         }
     }
@@ -182,6 +186,7 @@ struct Inner {
     /// The engine's threads, and the games it is thinking about (see `opponent`).
     pool: opponent::pool::Pool,
     thinking: opponent::Thinking,
+    analyses: analysis::Running,
 }
 
 impl Host {
@@ -202,6 +207,7 @@ impl Host {
                 posting: Default::default(),
                 posts_ready: tokio::sync::Notify::new(),
                 thinking: Default::default(),
+                analyses: Default::default(),
             }),
         };
         host.resume().await?;
@@ -257,9 +263,7 @@ impl Host {
             Command::Challenge { opponent, variant, color, time, rated } => {
                 challenge::challenge(cx, opponent.as_ref(), *variant, *color, *time, *rated).await
             }
-            Command::Play { variant, level, color, time } => {
-                opponent::play(cx, *variant, *level, *color, *time).await
-            }
+            Command::Play { variant, level, color, time } => opponent::play(cx, *variant, *level, *color, *time).await,
             Command::Accept { challenger, challenge } => challenge::accept(cx, challenger.as_ref(), *challenge).await,
             Command::Decline { challenger, challenge } => challenge::decline(cx, challenger.as_ref(), *challenge).await,
             Command::Move { text, confirm, game } => play::play(cx, text, *confirm, *game).await,
@@ -272,6 +276,7 @@ impl Host {
             Command::Game => info::game(cx).await,
             Command::Pgn { game } => info::pgn(cx, *game).await,
             Command::Gif { game } => replay::gif(cx, *game).await,
+            Command::Analyse { game } => analysis::analyse(cx, *game).await,
             Command::Rules { variant } => info::rules(cx, *variant),
             Command::Rating { user, variant } => info::rating(cx, user.as_ref(), *variant).await,
             Command::Leaderboard { variant } => info::leaderboard(cx, *variant).await,

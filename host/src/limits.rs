@@ -23,11 +23,13 @@ pub struct Limits {
     pub tournament_size: usize,
     /// Games one user may play against Chimera at once (each costs the engine's threads).
     pub engine_games: usize,
+    /// Analyses one user may have running at once.
+    pub analyses: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { open_challenges: 5, games: 20, commands: 20, tournament_size: 128, engine_games: 2 }
+        Limits { open_challenges: 5, games: 20, commands: 20, tournament_size: 128, engine_games: 2, analyses: 1 }
     }
 }
 

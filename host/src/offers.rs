@@ -8,11 +8,11 @@ use data::{GameId, Offer, OfferKind, Proposal};
 use rules::{Color, DrawReason, Outcome};
 
 use super::command::{DrawAction, OfferAction};
+use super::opponent;
 use super::play::{end_game, ended_message};
 use super::stored;
 use super::table::Table;
 use super::view::to_move_line;
-use super::opponent;
 use super::{told, ButtonStyle, Command, Ctx, Handled, Message, Reply};
 
 pub(crate) async fn draw(cx: &Ctx<'_>, action: DrawAction, game: Option<GameId>) -> Handled {

@@ -220,7 +220,8 @@ async fn chimera_plays_on_in_a_level_position_and_takes_a_draw_in_a_lost_one() {
     store
         .write(|tx| {
             let alice = tx.find_player("console", "alice")?.expect("alice played").id;
-            let chimera = tx.upsert_player("console", &User::engine(Level::new(4).unwrap()).id, "Chimera (level 4)", 0)?;
+            let chimera =
+                tx.upsert_player("console", &User::engine(Level::new(4).unwrap()).id, "Chimera (level 4)", 0)?;
             let new = data::NewGame {
                 platform: "console".into(),
                 server: None,

@@ -123,6 +123,35 @@ pub fn read(variant: Variant, text: &str) -> Result<PgnGame, PgnError> {
 /// the game's outcome when it has one), Variant, SetUp and FEN when the game does not start
 /// from the variant's start, the other tags, then the movetext in lines of at most 80 columns.
 pub fn write(game: &Game, tags: &Tags) -> String {
+    write_annotated(game, tags, &[])
+}
+
+/// What an annotated score says of one move: a suffix such as `?!`, `?` or `??`, and a comment
+/// (which may hold commands such as `[%eval 0.35]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotation {
+    pub suffix: Option<&'static str>,
+    pub comment: Option<String>,
+}
+
+/// [`write`], with `annotations[i]` said of the game's move `i` (the list may be shorter than
+/// the game). A comment's `}` would end it early, so it is written as `)`.
+///
+/// ```
+/// use rules::pgn::{self, Annotation, Tags};
+/// use rules::{Game, Position, Variant};
+///
+/// let mut game = Game::new(Position::start(Variant::Chess));
+/// for san in ["f3", "e5", "g4", "Qh4#"] {
+///     let m = game.position().parse_move(san).unwrap();
+///     game.play(m).unwrap();
+/// }
+/// let notes = [Annotation::default(), Annotation::default(), Annotation { suffix: Some("??"), comment: Some("[%eval #-1]".into()) }];
+/// let text = pgn::write_annotated(&game, &Tags::new(), &notes);
+/// assert!(text.contains("2. g4?? { [%eval #-1] } 2... Qh4# 0-1"), "{text}");
+/// assert_eq!(pgn::read(Variant::Chess, &text).unwrap().game.moves(), game.moves());
+/// ```
+pub fn write_annotated(game: &Game, tags: &Tags, annotations: &[Annotation]) -> String {
     let variant = game.start().variant();
     let result = game.outcome().map(|o| o.result()).or(tags.get("Result")).unwrap_or("*");
     let mut head = Tags::new();
@@ -148,7 +177,7 @@ pub fn write(game: &Game, tags: &Tags) -> String {
         out.push_str(&format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\"")));
     }
     out.push('\n');
-    out.push_str(&wrap(&movetext(game, result), WIDTH));
+    out.push_str(&wrap(&movetext(game, result, annotations), WIDTH));
     out.push('\n');
     out
 }
@@ -163,13 +192,26 @@ fn move_number(pos: &Position) -> String {
 
 /// The words of the movetext: numbers, moves (a Grolman chain splits into several words) and
 /// the result.
-fn movetext(game: &Game, result: &str) -> Vec<String> {
+fn movetext(game: &Game, result: &str, annotations: &[Annotation]) -> Vec<String> {
     let mut words = Vec::new();
+    let mut commented = false;
     for (i, (m, pos)) in game.moves().iter().zip(game.positions()).enumerate() {
-        if pos.turn() == Color::White || i == 0 {
+        // After a comment, Black's move is numbered again, as PGN writers do.
+        if pos.turn() == Color::White || i == 0 || commented {
             words.push(move_number(pos));
         }
         words.extend(pos.san(m).split(' ').map(str::to_string));
+        let note = annotations.get(i);
+        if let (Some(suffix), Some(last)) = (note.and_then(|n| n.suffix), words.last_mut()) {
+            last.push_str(suffix);
+        }
+        commented = false;
+        if let Some(comment) = note.and_then(|n| n.comment.as_deref()) {
+            words.push("{".to_string());
+            words.extend(comment.replace('}', ")").split_whitespace().map(str::to_string));
+            words.push("}".to_string());
+            commented = true;
+        }
     }
     words.push(result.to_string());
     words

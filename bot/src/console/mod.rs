@@ -263,14 +263,15 @@ pub const BOT: &str = "chimera";
 /// Chimera itself.
 pub fn read_command(said: &str) -> Result<Command, String> {
     let typed: Command<Mention> = said.parse().map_err(|e: host::CommandError| e.to_string())?;
-    typed.try_map_users(|Mention(m)| {
-        let name = m.strip_prefix("<@").and_then(|m| m.strip_suffix('>')).unwrap_or(&m).trim_start_matches('@');
-        if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(format!("`{m}` is not a user: name one like `@bob`"));
-        }
-        Ok(User { id: name.to_string(), name: name.to_string() })
-    })
-    .map(|command| command.with_bot_as_engine(BOT))
+    typed
+        .try_map_users(|Mention(m)| {
+            let name = m.strip_prefix("<@").and_then(|m| m.strip_suffix('>')).unwrap_or(&m).trim_start_matches('@');
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                return Err(format!("`{m}` is not a user: name one like `@bob`"));
+            }
+            Ok(User { id: name.to_string(), name: name.to_string() })
+        })
+        .map(|command| command.with_bot_as_engine(BOT))
 }
 
 /// New channels for games, named after their parent (`general-2`, `general-3`, ...), and the

@@ -26,6 +26,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         game(),
         pgn(),
         gif(),
+        analyse(),
         rules(),
         rating(),
         leaderboard(),
@@ -136,6 +137,17 @@ where
     text.map(|t| t.parse().map_err(|e: T::Err| e.to_string())).transpose()
 }
 
+/// The engine's look at a finished game: graph, mistakes, accuracy, annotated PGN
+#[poise::command(slash_command, guild_only)]
+pub async fn analyse(
+    ctx: Context<'_>,
+    #[description = "The game's number"]
+    #[min = 1]
+    game: i64,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Analyse { game })).await
+}
+
 /// Challenge someone (or anyone here) to a game
 #[poise::command(slash_command, guild_only)]
 pub async fn challenge(
@@ -154,7 +166,7 @@ pub async fn challenge(
         rated: rated.unwrap_or(RATED_BY_DEFAULT),
     });
     // Challenging Chimera itself is playing against it.
-    let bot = ctx.framework().bot_id.to_string();
+    let bot = ctx.framework().bot_id().to_string();
     run(ctx, command.map(|c| c.with_bot_as_engine(&bot))).await
 }
 

@@ -126,6 +126,7 @@ impl Settings {
             ("CHIMERA_LIMIT_COMMANDS", &mut limits.commands),
             ("CHIMERA_LIMIT_TOURNAMENT_SIZE", &mut limits.tournament_size),
             ("CHIMERA_LIMIT_ENGINE_GAMES", &mut limits.engine_games),
+            ("CHIMERA_LIMIT_ANALYSES", &mut limits.analyses),
         ] {
             if let Some(n) = parse_with(name, &get, |v| match v.parse::<usize>() {
                 Ok(n) if (1..=100_000).contains(&n) => Ok(n),
@@ -221,10 +222,18 @@ mod tests {
             ("CHIMERA_LIMIT_COMMANDS", "50"),
             ("CHIMERA_LIMIT_TOURNAMENT_SIZE", "16"),
             ("CHIMERA_LIMIT_ENGINE_GAMES", "1"),
+            ("CHIMERA_LIMIT_ANALYSES", "3"),
             ("CHIMERA_ENGINE_THREADS", "0"),
         ])
         .unwrap();
-        let limits = host::Limits { open_challenges: 3, games: 4, commands: 50, tournament_size: 16, engine_games: 1 };
+        let limits = host::Limits {
+            open_challenges: 3,
+            games: 4,
+            commands: 50,
+            tournament_size: 16,
+            engine_games: 1,
+            analyses: 3,
+        };
         assert_eq!(settings.limits, limits);
         assert_eq!(settings.engine_threads, 0);
         assert_eq!(settings.guild, Some(123));

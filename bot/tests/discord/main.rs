@@ -7,5 +7,6 @@ mod harness;
 mod buttons;
 mod errors;
 mod games;
+mod opponent;
 mod setup;
 mod tournaments;

@@ -106,6 +106,10 @@ pub enum Command<U = User> {
     Pgn {
         game: GameRef,
     },
+    /// The engine's analysis of a finished game: graph, marked mistakes, accuracy, PGN.
+    Analyse {
+        game: GameId,
+    },
     /// The replay of a finished game, as an animated GIF.
     Gif {
         game: GameId,
@@ -228,6 +232,7 @@ impl<U> Command<U> {
             Command::Game => Command::Game,
             Command::Pgn { game } => Command::Pgn { game },
             Command::Gif { game } => Command::Gif { game },
+            Command::Analyse { game } => Command::Analyse { game },
             Command::Rules { variant } => Command::Rules { variant },
             Command::Leaderboard { variant } => Command::Leaderboard { variant },
             Command::Help => Command::Help,

@@ -376,6 +376,20 @@ pub const COMMANDS: &[CommandSpec] = &[
         },
     },
     CommandSpec {
+        name: "analyse",
+        usage: "/analyse game:<number>",
+        about: "the engine's look at a finished game: graph, mistakes, accuracy, annotated PGN",
+        parse: |mut a| {
+            let game = a.id_at("game")?.ok_or(CommandError::Missing {
+                command: "analyse",
+                what: "a game number",
+                example: "/analyse game:12",
+            })?;
+            a.done()?;
+            Ok(Command::Analyse { game })
+        },
+    },
+    CommandSpec {
         name: "rules",
         usage: "/rules [variant]",
         about: "the rules of a variant, with diagrams",

@@ -214,6 +214,7 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Game),
         id().prop_map(|game| Command::Pgn { game }),
         (1i64..1_000_000).prop_map(|game| Command::Gif { game }),
+        (1i64..1_000_000).prop_map(|game| Command::Analyse { game }),
         prop::option::of(variant()).prop_map(|variant| Command::Rules { variant }),
         (prop::option::of(user()), prop::option::of(variant()))
             .prop_map(|(user, variant)| Command::Rating { user, variant }),

@@ -85,6 +85,10 @@ impl Display for Command<User> {
                 line.name("pgn")?;
                 line.opt("game", *game)
             }
+            Command::Analyse { game } => {
+                line.name("analyse")?;
+                line.opt("game", Some(game))
+            }
             Command::Gif { game } => {
                 line.name("gif")?;
                 line.opt("game", Some(game))

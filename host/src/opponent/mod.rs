@@ -88,7 +88,13 @@ impl Thinking {
 }
 
 /// `/play`: a game against Chimera at `level`, the player taking `color`.
-pub(crate) async fn play(cx: &Ctx<'_>, variant: Variant, level: Level, color: ColorChoice, time: TimeControl) -> Handled {
+pub(crate) async fn play(
+    cx: &Ctx<'_>,
+    variant: Variant,
+    level: Level,
+    color: ColorChoice,
+    time: TimeControl,
+) -> Handled {
     let me = cx.user().clone();
     let bot = User::engine(level);
     let human = match color {

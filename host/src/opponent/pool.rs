@@ -40,7 +40,8 @@ impl Pool {
         let receiver = Arc::new(Mutex::new(receiver));
         for n in 0..threads {
             let receiver = Arc::clone(&receiver);
-            let spawned = std::thread::Builder::new().name(format!("chimera-engine-{n}")).spawn(move || work(&receiver));
+            let spawned =
+                std::thread::Builder::new().name(format!("chimera-engine-{n}")).spawn(move || work(&receiver));
             if let Err(e) = spawned {
                 tracing::error!("cannot start an engine thread: {e}");
             }

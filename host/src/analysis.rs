@@ -1,0 +1,323 @@
+//! `/analyse game:N`: the engine's look at a finished game. Every position is searched within
+//! a fixed budget on the engine's threads (one position a job, so games against Chimera keep
+//! their turns between them); then each move is judged by what it cost its player in winning
+//! chances, as lichess does, and four things are said: an evaluation graph with the mistakes
+//! marked, the inaccuracies, mistakes and blunders (`?!`, `?`, `??`) with the better move, each
+//! player's accuracy, and the score as PGN with those marks and `[%eval]` comments.
+//!
+//! # Guarantees
+//!
+//! - One analysis of a game runs at a time in a process; asking again while it runs joins it.
+//! - A user has at most [`crate::Limits::analyses`] analyses running at once.
+//! - A move the engine would have played itself is never marked, so a forced recapture is not.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use data::GameId;
+use render::{Eval, EvalGraph, Judgement, Mark};
+use rules::pgn::{self, Annotation};
+use rules::{Color, Outcome, Position};
+use tokio::sync::watch;
+
+use super::table::Table;
+use super::view::move_number;
+use super::{told, Ctx, Handled, Host, Image, Message, Refusal, Reply};
+
+/// The deepest an analysis looks at a position, whatever its time.
+const DEPTH: u32 = 12;
+
+/// Drops in winning chances (from -1 to 1) that make a move an inaccuracy, a mistake, a blunder:
+/// lichess's thresholds.
+const THRESHOLDS: [(f64, Judgement); 3] =
+    [(0.3, Judgement::Blunder), (0.2, Judgement::Mistake), (0.1, Judgement::Inaccuracy)];
+
+/// The marked moves listed in chat at most; the PGN has them all.
+const LISTED: usize = 12;
+
+/// What an analysis found.
+#[derive(Clone, Debug)]
+pub(crate) struct Analysis {
+    /// `evals[i]`: the position after `i` plies, from White's point of view.
+    pub evals: Vec<Eval>,
+    /// One per move: its judgement, if it was bad, and the engine's move where it differs.
+    pub moves: Vec<Judged>,
+    /// White's and Black's accuracy, in percent (`None` for a side that never moved).
+    pub accuracy: [Option<f64>; 2],
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Judged {
+    pub judgement: Option<Judgement>,
+    pub better: Option<String>,
+}
+
+/// The analyses running in this process, by game, and how many each user has going.
+#[derive(Default)]
+pub(crate) struct Running {
+    games: Mutex<HashMap<GameId, watch::Receiver<Option<Shared>>>>,
+    users: Mutex<HashMap<(String, String), usize>>,
+}
+
+type Shared = Arc<Result<Analysis, String>>;
+
+pub(crate) async fn analyse(cx: &Ctx<'_>, game: GameId) -> Handled {
+    let table = cx.host.load_table(game).await?;
+    if table.record.game.state != data::GameState::Finished {
+        return told(format!("Game {game} is not finished; it can be analysed once it is over."));
+    }
+    let mine = table.color_of(&cx.user().id).is_some();
+    if !mine && table.record.game.pairing.is_none() {
+        return told(format!(
+            "Only {} and {} may have game {game} analysed (tournament games: anyone).",
+            table.name(Color::White),
+            table.name(Color::Black)
+        ));
+    }
+    if !cx.host.inner.pool.thinks() {
+        return told("This Chimera runs without the engine (CHIMERA_ENGINE_THREADS=0), so it cannot analyse.");
+    }
+    let analysis = run_or_join(cx, &table).await?;
+    match analysis.as_ref() {
+        Ok(analysis) => Ok(reply(cx.host, &table, analysis)),
+        Err(why) => Err(Refusal::Broken(why.clone())),
+    }
+}
+
+/// Runs the analysis of `table`'s game, or waits for the one already running.
+async fn run_or_join(cx: &Ctx<'_>, table: &Table) -> Result<Shared, Refusal> {
+    let running = &cx.host.inner.analyses;
+    let id = table.id();
+    let joined = running.games.lock().unwrap_or_else(|e| e.into_inner()).get(&id).cloned();
+    if let Some(mut receiver) = joined {
+        let done = receiver.wait_for(Option::is_some).await;
+        return match done {
+            Ok(result) => Ok(result.clone().expect("waited for a result")),
+            Err(_) => told("The analysis of that game stopped before it finished; ask again."),
+        };
+    }
+    let who = (cx.platform().to_string(), cx.user().id.clone());
+    let limit = cx.host.settings().limits.analyses;
+    {
+        let mut users = running.users.lock().unwrap_or_else(|e| e.into_inner());
+        let going = users.entry(who.clone()).or_default();
+        if *going >= limit {
+            return told(format!(
+                "You have {going} analys{} running, as many as one player may: wait for {}.",
+                if *going == 1 { "is" } else { "es" },
+                if *going == 1 { "it" } else { "one" }
+            ));
+        }
+        *going += 1;
+    }
+    let (sender, receiver) = watch::channel(None);
+    running.games.lock().unwrap_or_else(|e| e.into_inner()).insert(id, receiver);
+    // Whatever happens below (this future may even be dropped), the game and the user are
+    // released: joiners then see the sender gone.
+    let _release = Release { running, game: id, user: who };
+    let result: Shared = Arc::new(compute(cx.host, table).await.map_err(|r| r.text().to_string()));
+    sender.send_replace(Some(Arc::clone(&result)));
+    Ok(result)
+}
+
+struct Release<'a> {
+    running: &'a Running,
+    game: GameId,
+    user: (String, String),
+}
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        self.running.games.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.game);
+        let mut users = self.running.users.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = users.get_mut(&self.user) {
+            *n -= 1;
+            if *n == 0 {
+                users.remove(&self.user);
+            }
+        }
+    }
+}
+
+/// Searches every position of the game, then judges its moves.
+async fn compute(host: &Host, table: &Table) -> Result<Analysis, Refusal> {
+    let positions = table.game.positions();
+    let budget = host.settings().analysis_budget;
+    let mut searched = Vec::with_capacity(positions.len());
+    for i in 0..positions.len() {
+        let position = &positions[i];
+        if let Some(outcome) = position.outcome() {
+            searched.push((terminal(outcome), None));
+            continue;
+        }
+        let limits = engine::Limits {
+            depth: Some(DEPTH),
+            movetime: Some(budget),
+            soft_time: Some(budget / 2),
+            ..engine::Limits::default()
+        };
+        let result = host
+            .inner
+            .pool
+            .think(positions[..=i].to_vec(), limits)
+            .await
+            .ok_or_else(|| Refusal::Broken("the engine's threads are gone".into()))?;
+        searched.push((eval_of(result.score, position.turn()), result.best));
+    }
+    Ok(judge(positions, table.game.moves(), &searched))
+}
+
+/// The evaluation of a position the game ended in.
+fn terminal(outcome: Outcome) -> Eval {
+    match outcome.winner() {
+        Some(winner) => Eval::Mate { winner, moves: 0 },
+        None => Eval::Centipawns(0),
+    }
+}
+
+/// A search's score for `turn` as White's evaluation.
+fn eval_of(score: i32, turn: Color) -> Eval {
+    match engine::Score::from_raw(score) {
+        engine::Score::Centipawns(cp) => Eval::Centipawns(if turn == Color::White { cp } else { -cp }),
+        engine::Score::Mate(n) => {
+            let winner = if n > 0 { turn } else { !turn };
+            Eval::Mate { winner, moves: n.unsigned_abs() }
+        }
+    }
+}
+
+/// Judges each move by the winning chances its player lost, from the evaluation before it
+/// (the best play there) to the one after.
+fn judge(positions: &[Position], moves: &[rules::Move], searched: &[(Eval, Option<rules::Move>)]) -> Analysis {
+    let evals: Vec<Eval> = searched.iter().map(|(e, _)| *e).collect();
+    let mut judged = Vec::with_capacity(moves.len());
+    let mut accuracy: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for (i, played) in moves.iter().enumerate() {
+        let (before, best) = (&searched[i].0, searched[i].1.as_ref());
+        let mover = positions[i].turn();
+        let sign = if mover == Color::White { 1.0 } else { -1.0 };
+        let chances = |e: &Eval| sign * e.white_chances();
+        let loss = (chances(before) - chances(&evals[i + 1])).max(0.0);
+        let engines_own = best.is_some_and(|b| b == played);
+        let judgement = if engines_own { None } else { THRESHOLDS.iter().find(|(at, _)| loss >= *at).map(|(_, j)| *j) };
+        let better = judgement.and(best).map(|b| positions[i].san(b));
+        judged.push(Judged { judgement, better });
+        // lichess's accuracy of a move, from the drop in winning percentage.
+        let drop = 50.0 * loss;
+        let move_accuracy = (103.1668 * (-0.04354 * drop).exp() - 3.1669).clamp(0.0, 100.0);
+        accuracy[usize::from(mover == Color::Black)].push(move_accuracy);
+    }
+    let mean = |v: &Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    Analysis { evals, moves: judged, accuracy: [mean(&accuracy[0]), mean(&accuracy[1])] }
+}
+
+/// The evaluation as `[%eval]` writes it: pawns with two decimals, or `#N` / `#-N`.
+fn eval_tag(eval: Eval) -> String {
+    match eval {
+        Eval::Centipawns(cp) => format!("[%eval {:.2}]", f64::from(cp) / 100.0),
+        Eval::Mate { winner, moves } => {
+            let sign = if winner == Color::White { "" } else { "-" };
+            format!("[%eval #{sign}{moves}]")
+        }
+    }
+}
+
+/// The four things an analysis says: graph, marked moves, accuracy, annotated PGN.
+fn reply(host: &Host, table: &Table, analysis: &Analysis) -> Reply {
+    let id = table.id();
+    let (white, black) = (table.name(Color::White), table.name(Color::Black));
+    let positions = table.game.positions();
+    let mut marks = Vec::new();
+    let mut listed = Vec::new();
+    let mut annotations = Vec::new();
+    for (i, (judged, m)) in analysis.moves.iter().zip(table.game.moves()).enumerate() {
+        let mut comment = eval_tag(analysis.evals[i + 1]);
+        if let Some(judgement) = judged.judgement {
+            marks.push(Mark { ply: i + 1, judgement });
+            let san = positions[i].san(m);
+            let better = judged.better.as_deref().map(|b| format!(" (better: {b})")).unwrap_or_default();
+            listed.push(format!(
+                "{} {san}{} {}{better}",
+                move_number(i as u32 + 1),
+                judgement.symbol(),
+                judgement.name()
+            ));
+            if let Some(better) = &judged.better {
+                comment = format!("{comment} {}. {better} was better.", capitalised(judgement.name()));
+            }
+        }
+        annotations.push(Annotation { suffix: judged.judgement.map(Judgement::symbol), comment: Some(comment) });
+    }
+    let accuracy = |a: Option<f64>| a.map_or("-".to_string(), |a| format!("{a:.0}%"));
+    let mut text = format!(
+        "Analysis of game {id}, {white} (White) against {black} (Black), {} ms a position. Accuracy: {white} {}, {black} {}.",
+        host.settings().analysis_budget.as_millis(),
+        accuracy(analysis.accuracy[0]),
+        accuracy(analysis.accuracy[1]),
+    );
+    for judgement in Judgement::ALL {
+        let n = marks.iter().filter(|m| m.judgement == judgement).count();
+        text.push_str(&format!(" {n} {}{}", judgement.name(), if n == 1 { "" } else { "s" }));
+        text.push(if judgement == Judgement::Blunder { '.' } else { ',' });
+    }
+    if listed.is_empty() {
+        text.push_str(" No move lost much.");
+    } else {
+        let more = listed.len().saturating_sub(LISTED);
+        text.push('\n');
+        text.push_str(&listed.into_iter().take(LISTED).collect::<Vec<_>>().join("\n"));
+        if more > 0 {
+            text.push_str(&format!("\n… and {more} more, in the PGN."));
+        }
+    }
+    let graph = EvalGraph::new(&analysis.evals)
+        .marks(&marks)
+        .players(white, black)
+        .theme(host.settings().theme)
+        .size(host.settings().board_size);
+    let mut summary = Message::text(text);
+    match host.inner.renderer.eval_graph_png(&graph) {
+        Ok(png) => {
+            summary = summary.with_image(Image::png(
+                format!("game-{id}-analysis.png"),
+                png,
+                format!("Evaluation graph of game {id}: White's advantage over the moves, the mistakes marked"),
+            ))
+        }
+        Err(e) => tracing::error!(game = id, "no evaluation graph: {e}"),
+    }
+    let mut tags = pgn::Tags::new();
+    tags.set("Event", &format!("Chimera game {id}, analysed"));
+    tags.set("White", white);
+    tags.set("Black", black);
+    tags.set("Annotator", "Chimera");
+    let score = pgn::write_annotated(&table.ended_game(), &tags, &annotations);
+    Reply::one(summary).push(Message::text(format!("```\n{score}```")))
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::MATE;
+
+    use super::*;
+
+    #[test]
+    fn evaluations_are_written_as_pgn_eval_commands() {
+        assert_eq!(eval_tag(Eval::Centipawns(35)), "[%eval 0.35]");
+        assert_eq!(eval_tag(Eval::Centipawns(-250)), "[%eval -2.50]");
+        assert_eq!(eval_tag(Eval::Mate { winner: Color::White, moves: 3 }), "[%eval #3]");
+        assert_eq!(eval_tag(Eval::Mate { winner: Color::Black, moves: 1 }), "[%eval #-1]");
+    }
+
+    #[test]
+    fn scores_turn_into_white_s_evaluations() {
+        assert_eq!(eval_of(120, Color::Black), Eval::Centipawns(-120));
+        assert_eq!(eval_of(MATE - 1, Color::Black), Eval::Mate { winner: Color::Black, moves: 1 });
+        assert_eq!(eval_of(-MATE + 2, Color::White), Eval::Mate { winner: Color::Black, moves: 1 });
+    }
+}

@@ -1,0 +1,214 @@
+//! `/analyse` through the host: a planted blunder marked `??` in every variant, a forced
+//! recapture left alone, the annotated PGN read back by the project's own reader, who may ask,
+//! and the per-user limit.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use host::{Command, Host, Message, PlaceError, Places, Reply, Request, Settings, User};
+use rules::{Position, Variant};
+
+struct NoPlaces;
+
+#[async_trait::async_trait]
+impl Places for NoPlaces {
+    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
+        Err("no places in this test".into())
+    }
+    async fn post(&self, _: &Message) -> Result<(), PlaceError> {
+        Ok(())
+    }
+}
+
+struct Club {
+    host: Host,
+    requests: Mutex<u32>,
+    _dir: tempfile::TempDir,
+}
+
+impl Club {
+    async fn open() -> Club {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::new(dir.path().join("chimera.db"), "console");
+        settings.engine_threads = 1;
+        settings.analysis_budget = Duration::from_millis(60);
+        settings.limits.commands = 10_000;
+        Club { host: Host::open(settings).await.unwrap(), requests: Mutex::new(0), _dir: dir }
+    }
+
+    async fn say(&self, user: &str, channel: &str, line: &str) -> Reply {
+        let id = {
+            let mut n = self.requests.lock().unwrap();
+            *n += 1;
+            *n
+        };
+        let person = |name: &str| User { id: name.into(), name: name.into() };
+        let command: Command = line
+            .parse::<Command<host::Mention>>()
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+            .try_map_users(|m| Ok::<_, ()>(person(m.0.trim_start_matches('@'))))
+            .unwrap();
+        let request = Request {
+            platform: "console".into(),
+            server: None,
+            channel: channel.into(),
+            user: person(user),
+            manager: false,
+            request_id: format!("r{id}"),
+            command,
+        };
+        self.host.handle(request, &NoPlaces).await
+    }
+
+    /// A game between alice (White) and bob in `channel`, played from `moves` (coordinates),
+    /// then resigned by the side to move.
+    async fn finished_game(&self, channel: &str, variant: Variant, moves: &[String]) {
+        let challenge = format!("/challenge @bob variant:{} color:white rated:no", variant.id());
+        assert!(!self.say("alice", channel, &challenge).await.is_error());
+        assert!(!self.say("bob", channel, "/accept").await.is_error());
+        for (i, m) in moves.iter().enumerate() {
+            let who = if i % 2 == 0 { "alice" } else { "bob" };
+            let reply = self.say(who, channel, &format!("/move {m} confirm:yes")).await;
+            assert!(!reply.is_error(), "{m}: {}", text(&reply));
+        }
+        let who = if moves.len() % 2 == 0 { "alice" } else { "bob" };
+        let over = self.say(who, channel, "/resign confirm:yes").await;
+        let over_text = text(&over);
+        // A game the moves ended has nothing left to resign.
+        assert!(over_text.contains("resigns") || over_text.contains("There is no game in"), "{over_text}");
+    }
+}
+
+fn text(reply: &Reply) -> String {
+    reply.messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+/// A short game of `variant` with a blunder in it: two sensible moves each, then White's move
+/// that the engine finds worst (it hangs a piece worth three pawns or more, or worse), and
+/// Black's best answer to it. Returns the moves as
+/// coordinates and the blunder's ply.
+fn planted_blunder(variant: Variant) -> (Vec<String>, usize) {
+    let never = AtomicBool::new(false);
+    let search = |positions: &[Position], depth: u32| {
+        let mut searcher = engine::Searcher::new(variant, 4);
+        let limits = engine::Limits { depth: Some(depth), ..engine::Limits::default() };
+        searcher.search(positions, &limits, &never, &mut |_| {})
+    };
+    let mut positions = vec![Position::start(variant)];
+    let mut moves = Vec::new();
+    let mut play = |positions: &mut Vec<Position>, m: rules::Move| {
+        let now = positions.last().unwrap();
+        moves.push(now.coord(&m));
+        let next = now.after(&m);
+        positions.push(next);
+    };
+    for _ in 0..4 {
+        let best = search(&positions, 3).best.expect("a move");
+        play(&mut positions, best);
+    }
+    let now = positions.last().unwrap().clone();
+    let best = search(&positions, 3).score;
+    let worst = now
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut after = positions.clone();
+            after.push(now.after(&m));
+            (-search(&after, 2).score, m)
+        })
+        .min_by_key(|(score, _)| *score)
+        .expect("White has moves");
+    assert!(best - worst.0 >= 300, "{variant:?}: the worst move loses {} only", best - worst.0);
+    play(&mut positions, worst.1);
+    let blunder_ply = 5;
+    if positions.last().unwrap().outcome().is_none() {
+        let punish = search(&positions, 3).best.expect("an answer");
+        play(&mut positions, punish);
+    }
+    (moves, blunder_ply)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_planted_blunder_is_marked_in_every_variant_and_the_pgn_reads_back() {
+    let club = Club::open().await;
+    for (n, variant) in Variant::ALL.into_iter().enumerate() {
+        let (moves, blunder) = planted_blunder(variant);
+        let channel = format!("t{n}");
+        club.finished_game(&channel, variant, &moves).await;
+        let game = n as i64 + 1;
+        let reply = club.say("alice", &channel, &format!("/analyse game:{game}")).await;
+        assert!(!reply.is_error(), "{variant:?}: {}", text(&reply));
+        let summary = &reply.messages[0];
+        let mover = "3."; // ply 5 is White's third move
+        assert_eq!(blunder, 5);
+        let line = summary
+            .text
+            .lines()
+            .find(|l| l.starts_with(mover))
+            .unwrap_or_else(|| panic!("{variant:?}: the blunder is listed: {}", summary.text));
+        assert!(line.contains("?? blunder"), "{variant:?}: {line}\n{}", summary.text);
+        assert!(line.contains("(better: "), "{variant:?}: {line}");
+        assert!(summary.text.contains("Accuracy: alice "), "{}", summary.text);
+        assert_eq!(summary.images.len(), 1, "the graph");
+        assert!(summary.images[0].bytes.starts_with(b"\x89PNG"));
+        // The score, with its marks and evaluations, reads back as the same game.
+        let pgn = reply.messages[1].text.trim_start_matches("```\n").trim_end_matches("```");
+        assert!(pgn.contains("[%eval "), "{pgn}");
+        assert!(pgn.contains("??"), "{pgn}");
+        let read = rules::pgn::read(variant, pgn).unwrap_or_else(|e| panic!("{variant:?}: {e}\n{pgn}"));
+        let coords: Vec<String> =
+            read.game.moves().iter().zip(read.game.positions()).map(|(m, p)| p.coord(m)).collect();
+        assert_eq!(coords, moves, "{variant:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forced_recapture_is_not_marked() {
+    let club = Club::open().await;
+    let moves: Vec<String> = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3"].map(String::from).to_vec();
+    club.finished_game("g", Variant::Chess, &moves).await;
+    let reply = club.say("bob", "g", "/analyse 1").await;
+    let summary = &reply.messages[0].text;
+    assert!(!reply.is_error(), "{summary}");
+    for recapture in ["2. exd5", "2... Qxd5"] {
+        assert!(!summary.lines().any(|l| l.starts_with(recapture)), "{recapture} is marked: {summary}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_players_analyse_a_finished_game() {
+    let club = Club::open().await;
+    assert!(!club.say("alice", "g", "/challenge @bob variant:chess color:white").await.is_error());
+    club.say("bob", "g", "/accept").await;
+    let early = club.say("alice", "g", "/analyse 1").await;
+    assert!(text(&early).contains("Game 1 is not finished"), "{}", text(&early));
+    club.say("alice", "g", "/resign confirm:yes").await;
+    let carol = club.say("carol", "g", "/analyse 1").await;
+    assert!(carol.is_error());
+    assert!(text(&carol).contains("Only alice and bob may have game 1 analysed"), "{}", text(&carol));
+    let none = club.say("alice", "g", "/analyse 7").await;
+    assert!(text(&none).contains("There is no game 7"), "{}", text(&none));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_runs_one_analysis_at_a_time_and_a_second_ask_joins_the_first() {
+    let club = Club::open().await;
+    let long: Vec<String> = ["g1f3", "g8f6", "b1c3", "b8c6", "f3g1", "f6g8", "c3b1", "c6b8"]
+        .iter()
+        .cycle()
+        .take(32)
+        .map(|m| m.to_string())
+        .collect();
+    club.finished_game("a", Variant::Chess, &long).await;
+    club.finished_game("b", Variant::Chess, &long[..8]).await;
+    // Two of alice's at once: one runs, the other is refused.
+    let (first, second) = tokio::join!(club.say("alice", "a", "/analyse 1"), club.say("alice", "b", "/analyse 2"));
+    let refused: Vec<&Reply> = [&first, &second].into_iter().filter(|r| r.is_error()).collect();
+    assert_eq!(refused.len(), 1, "{}\n{}", text(&first), text(&second));
+    assert!(text(refused[0]).contains("You have 1 analysis running"), "{}", text(refused[0]));
+    // alice and bob asking for the same game get one analysis between them.
+    let (mine, theirs) = tokio::join!(club.say("alice", "a", "/analyse 1"), club.say("bob", "a", "/analyse 1"));
+    assert!(!mine.is_error() && !theirs.is_error(), "{}\n{}", text(&mine), text(&theirs));
+    assert_eq!(text(&mine), text(&theirs));
+}

@@ -257,7 +257,7 @@ fn reply(host: &Host, table: &Table, analysis: &Analysis) -> Reply {
     );
     for judgement in Judgement::ALL {
         let n = marks.iter().filter(|m| m.judgement == judgement).count();
-        text.push_str(&format!(" {n} {}{}", judgement.name(), if n == 1 { "" } else { "s" }));
+        text.push_str(&format!(" {n} {}", judgement.counted(n)));
         text.push(if judgement == Judgement::Blunder { '.' } else { ',' });
     }
     if listed.is_empty() {

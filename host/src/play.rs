@@ -124,7 +124,7 @@ pub(crate) fn prepare(table: &Table, m: &Move, request_id: String, now: i64) -> 
     let position = table.position();
     let mover = position.turn();
     let mut next = table.game.clone();
-    next.play(m.clone()).map_err(|e| Refusal::Broken(format!("a parsed move was refused: {e}")))?;
+    next.play(*m).map_err(|e| Refusal::Broken(format!("a parsed move was refused: {e}")))?;
     let outcome = next.outcome();
     // The clock: the mover used what the turn took off their deadline.
     let used = match (table.allowance(mover), table.record.game.deadline) {

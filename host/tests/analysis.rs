@@ -72,7 +72,7 @@ impl Club {
             let reply = self.say(who, channel, &format!("/move {m} confirm:yes")).await;
             assert!(!reply.is_error(), "{m}: {}", text(&reply));
         }
-        let who = if moves.len() % 2 == 0 { "alice" } else { "bob" };
+        let who = if moves.len().is_multiple_of(2) { "alice" } else { "bob" };
         let over = self.say(who, channel, "/resign confirm:yes").await;
         let over_text = text(&over);
         // A game the moves ended has nothing left to resign.

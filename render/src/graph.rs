@@ -78,6 +78,16 @@ impl Judgement {
         }
     }
 
+    /// The name for `n` of them: `1 mistake`, `2 inaccuracies` (without the number).
+    pub const fn counted(self, n: usize) -> &'static str {
+        match (self, n) {
+            (_, 1) => self.name(),
+            (Judgement::Inaccuracy, _) => "inaccuracies",
+            (Judgement::Mistake, _) => "mistakes",
+            (Judgement::Blunder, _) => "blunders",
+        }
+    }
+
     fn ink(self) -> Ink {
         match self {
             Judgement::Inaccuracy => Ink::Inaccuracy,

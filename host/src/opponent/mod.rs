@@ -314,7 +314,7 @@ enum Decision {
 /// Resigns a lost position once the opening is over (from [`RESIGNING_LEVEL`] up), else plays
 /// the best move found.
 fn decide(result: &SearchResult, level: Level, ply: u32) -> Decision {
-    let Some(best) = result.best.clone() else { return Decision::Nothing };
+    let Some(best) = result.best else { return Decision::Nothing };
     if level.get() >= RESIGNING_LEVEL && ply >= RESIGN_AFTER_PLY && engine::should_resign(result.score) {
         Decision::Resign
     } else {

@@ -19,8 +19,12 @@ struct Cli {
 enum Command {
     /// A local channel on the terminal: type `alice: /challenge @bob variant:chess`.
     Console(crate::console::ConsoleArgs),
+    #[cfg(feature = "discord")]
     /// The Discord bot: settings from the environment or .env (see .env.example).
     Discord(crate::discord::DiscordArgs),
+    #[cfg(feature = "matrix")]
+    /// The Matrix bot: settings from the environment or .env (see .env.example).
+    Matrix(crate::matrix::MatrixArgs),
     /// The engine as a UCI engine on standard input and output (UCI_Variant: chess, golem,
     /// grolman, ghostking, werewolf, unicorngreat).
     Uci,
@@ -71,7 +75,10 @@ pub fn run() -> ExitCode {
 fn dispatch(command: Command) -> Result<ExitCode> {
     match command {
         Command::Console(args) => return crate::console::run(args),
+        #[cfg(feature = "discord")]
         Command::Discord(args) => return crate::discord::run(args),
+        #[cfg(feature = "matrix")]
+        Command::Matrix(args) => return crate::matrix::run(args),
         Command::Uci => return crate::uci::run(),
         Command::Variants => {
             for v in Variant::ALL {

@@ -4,11 +4,17 @@
 //!
 //! - [`console`]: a local channel in the terminal, speaking to the host.
 //! - [`discord`]: the Discord bot (serenity and poise), speaking to the host.
+//! - [`matrix`]: the Matrix bot (matrix-sdk, end-to-end encryption), speaking to the host.
+//! - [`settings`]: what the chat adapters share: common settings, `.env`, logs, stop signal.
 //! - [`cli`]: the command line (DESIGN.md gives its contract).
 //! - [`uci`]: `chimera uci`, the engine for GUIs and match tools.
 
 pub mod cli;
 pub mod console;
+#[cfg(feature = "discord")]
 pub mod discord;
+#[cfg(feature = "matrix")]
+pub mod matrix;
 mod render_cmd;
+pub mod settings;
 pub mod uci;

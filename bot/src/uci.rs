@@ -14,6 +14,9 @@
 //! value, a bad `go` starts no search). The search runs on its own thread, so `stop`,
 //! `isready` and `quit` are answered while it thinks; `go infinite` prints its `bestmove` only
 //! after `stop`. Every `go` ends in exactly one `bestmove`.
+//!
+//! [`Session`] is the protocol without the terminal: lines in through [`Session::handle`],
+//! lines out through an [`Output`], so tests and the fuzz checks drive it in-process.
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -37,6 +40,36 @@ const VARIANTS: [(&str, Variant); 6] = [
 
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 1024;
+
+/// Where a session's lines go: standard output in `chimera uci`, a buffer in tests. The search
+/// thread writes through it too, so it is shared.
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Bounds on what one session may spend, for tests and fuzzing, which feed it any input:
+/// every search stops after `nodes` nodes, and `setoption name Hash` takes at most `hash_mb`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Caps {
+    pub nodes: Option<u64>,
+    pub hash_mb: usize,
+}
+
+impl Default for Caps {
+    /// No node bound, and the protocol's own hash bound: what `chimera uci` runs with.
+    fn default() -> Caps {
+        Caps { nodes: None, hash_mb: MAX_HASH_MB }
+    }
+}
+
+/// What a session holds between lines: the settings and the game. A line refused with
+/// `info string error` leaves it as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub variant: Variant,
+    pub level: Level,
+    pub hash_mb: usize,
+    /// The FEN of every position of the game, its start first.
+    pub fens: Vec<String>,
+}
 
 fn uci_name(variant: Variant) -> &'static str {
     VARIANTS.iter().find(|(_, v)| *v == variant).map_or("chess", |(n, _)| n)
@@ -77,7 +110,8 @@ struct Running {
     handle: JoinHandle<Searcher>,
 }
 
-struct Session {
+/// One UCI conversation: the options set, the game given by `position`, and the search running.
+pub struct Session {
     variant: Variant,
     level: Level,
     hash_mb: usize,
@@ -86,23 +120,42 @@ struct Session {
     searcher: Option<Searcher>,
     running: Option<Running>,
     seed: u64,
+    out: Output,
+    caps: Caps,
 }
 
 impl Session {
-    fn new() -> Session {
+    /// A session writing its lines to `out`, within `caps`.
+    pub fn new(out: Output, caps: Caps) -> Session {
         Session {
             variant: Variant::Chess,
             level: Level::MAX,
-            hash_mb: DEFAULT_HASH_MB,
+            hash_mb: DEFAULT_HASH_MB.min(caps.hash_mb),
             positions: vec![Position::start(Variant::Chess)],
             searcher: None,
             running: None,
             seed: 0x5eed,
+            out,
+            caps,
+        }
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line)
+    }
+
+    /// The settings and the game, as the next `go` would use them.
+    pub fn state(&self) -> State {
+        State {
+            variant: self.variant,
+            level: self.level,
+            hash_mb: self.hash_mb,
+            fens: self.positions.iter().map(Position::fen).collect(),
         }
     }
 
     /// Ends a running search (its `bestmove` is printed) and takes its searcher back.
-    fn finish(&mut self) {
+    pub fn finish(&mut self) {
         if let Some(run) = self.running.take() {
             run.stop.store(true, Ordering::Relaxed);
             run.hold.store(false, Ordering::Relaxed);
@@ -119,23 +172,38 @@ impl Session {
         }
     }
 
+    /// The end of input: a finite search runs to its end and prints its move (a GUI piping a
+    /// script expects it); `go infinite` is released as by `stop`.
+    pub fn end_of_input(&mut self) {
+        if let Some(run) = self.running.take() {
+            run.hold.store(false, Ordering::Relaxed);
+            if let Ok(searcher) = run.handle.join() {
+                self.searcher = Some(searcher);
+            }
+        }
+    }
+
     /// Handles one line; `false` for `quit`.
-    fn handle(&mut self, line: &str) -> bool {
+    pub fn handle(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&command) = words.first() else { return true };
         let result = match command {
             "uci" => {
-                println!("id name Chimera {}", env!("CARGO_PKG_VERSION"));
-                println!("id author the Chimera project");
+                self.say(&format!("id name Chimera {}", env!("CARGO_PKG_VERSION")));
+                self.say("id author the Chimera project");
                 let vars: Vec<String> = VARIANTS.iter().map(|(n, _)| format!("var {n}")).collect();
-                println!("option name UCI_Variant type combo default chess {}", vars.join(" "));
-                println!("option name Skill Level type spin default 8 min 1 max 8");
-                println!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}");
-                println!("uciok");
+                self.say(&format!("option name UCI_Variant type combo default chess {}", vars.join(" ")));
+                self.say("option name Skill Level type spin default 8 min 1 max 8");
+                self.say(&format!(
+                    "option name Hash type spin default {} min 1 max {}",
+                    DEFAULT_HASH_MB.min(self.caps.hash_mb),
+                    self.caps.hash_mb
+                ));
+                self.say("uciok");
                 Ok(())
             }
             "isready" => {
-                println!("readyok");
+                self.say("readyok");
                 Ok(())
             }
             "ucinewgame" => {
@@ -170,7 +238,7 @@ impl Session {
             other => Err(format!("unknown command `{other}`")),
         };
         if let Err(why) = result {
-            println!("info string error: {why}");
+            self.say(&format!("info string error: {why}"));
         }
         true
     }
@@ -203,8 +271,9 @@ impl Session {
             }
             "hash" => {
                 let mb: usize = value.parse().map_err(|_| format!("Hash `{value}` is not a number of MiB"))?;
-                if !(1..=MAX_HASH_MB).contains(&mb) {
-                    return Err(format!("Hash {mb} is outside 1..{MAX_HASH_MB} MiB"));
+                let max = self.caps.hash_mb;
+                if !(1..=max).contains(&mb) {
+                    return Err(format!("Hash {mb} is outside 1..{max} MiB"));
                 }
                 self.hash_mb = mb;
                 self.searcher = None;
@@ -287,23 +356,25 @@ impl Session {
             limits.movetime = budget;
             limits.soft_time = if movetime.is_some() { None } else { clock_budget.map(|b| b / 2) };
         }
+        if let Some(cap) = self.caps.nodes {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let hold = Arc::new(AtomicBool::new(infinite));
         let mut searcher = self.searcher();
         let positions = self.positions.clone();
-        let (stop2, hold2) = (stop.clone(), hold.clone());
+        let (stop2, hold2, out) = (stop.clone(), hold.clone(), self.out.clone());
         let handle = std::thread::Builder::new()
             .name("uci-search".into())
             .spawn(move || {
                 let root = positions.last().expect("a position").clone();
-                let result =
-                    searcher.search(&positions, &limits, &stop2, &mut |info| println!("{}", info_line(&root, info)));
+                let result = searcher.search(&positions, &limits, &stop2, &mut |info| out(&info_line(&root, info)));
                 while hold2.load(Ordering::Relaxed) && !stop2.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(2));
                 }
                 match result.best {
-                    Some(m) => println!("bestmove {}", root.coord_token(&m)),
-                    None => println!("bestmove (none)"),
+                    Some(m) => out(&format!("bestmove {}", root.coord_token(&m))),
+                    None => out("bestmove (none)"),
                 }
                 searcher
             })
@@ -315,7 +386,7 @@ impl Session {
 
 /// Runs the UCI loop on standard input and output until `quit` or the end of input.
 pub fn run() -> Result<ExitCode> {
-    let mut session = Session::new();
+    let mut session = Session::new(Arc::new(|line: &str| println!("{line}")), Caps::default());
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let line = line?;
@@ -323,12 +394,6 @@ pub fn run() -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    // End of input: let a finite search end and print its move, as a GUI piping a script expects.
-    if let Some(run) = session.running.take() {
-        run.hold.store(false, Ordering::Relaxed);
-        if let Ok(searcher) = run.handle.join() {
-            session.searcher = Some(searcher);
-        }
-    }
+    session.end_of_input();
     Ok(ExitCode::SUCCESS)
 }

@@ -212,6 +212,10 @@ async fn start_game(cx: &Ctx<'_>, challenge: &Challenge) -> Handled {
         let deadline = time.map(|tc| now + tc.initial_ms());
         let me = me.clone();
         let games_limit = cx.host.settings().limits.games;
+        // Tossed here, on the command's thread, not in the write (which may run again on a
+        // conflict): one toss per attempt, and a caller that seeds its thread's generator (the
+        // fuzz checks) gets the same colours every run.
+        let toss = if fastrand::bool() { data::Color::White } else { data::Color::Black };
         let accepted = cx
             .store()
             .write(move |tx| {
@@ -227,7 +231,7 @@ async fn start_game(cx: &Ctx<'_>, challenge: &Challenge) -> Handled {
                 let acceptor = tx.upsert_player(&platform, &me.id, &me.name, now)?;
                 let acceptance = Acceptance {
                     acceptor: acceptor.id,
-                    toss: if fastrand::bool() { data::Color::White } else { data::Color::Black },
+                    toss,
                     start_fen: Position::start(variant).fen(),
                     channel: acceptance_channel.clone(),
                     deadline,
@@ -272,8 +276,12 @@ pub(crate) fn game_room(
     Ok(Err(format!("{is} playing {games}, as many as one player may at once: finish one first.")))
 }
 
+/// Opens a place for the game of `challenge`, titled with the variant and both players (a thread
+/// named `Grolman Chess: carol vs dave` says what it holds wherever it is listed).
 async fn open_place(cx: &Ctx<'_>, challenge: &Challenge, variant: Variant) -> Result<String, Refusal> {
-    open_place_titled(cx, &format!("{}: game for challenge {}", variant.name(), challenge.id)).await
+    let maker = challenge.challenger;
+    let maker = cx.store().read(move |tx| tx.player(maker)).await?;
+    open_place_titled(cx, &format!("{}: {} vs {}", variant.name(), maker.display_name, cx.user().name)).await
 }
 
 /// A fresh place for a game, under the channel of the command, named `title`.

@@ -1,7 +1,7 @@
 //! Suggestions for a half-typed move: what a chat's autocomplete offers while a player types
 //! `/move`. Read-only, and cheap enough to answer on every keystroke.
 
-use rules::Position;
+use rules::{Position, Problem};
 
 use super::{Host, HostError};
 
@@ -37,6 +37,28 @@ impl Host {
             return Ok(vec![Suggestion { label: why_not, value: typed.to_string() }]);
         }
         Ok(matching_moves(table.position(), typed, limit))
+    }
+
+    /// Whether `text`, said without a command in `channel`, is a move by the player to move
+    /// there: it reads as a legal move (or as a Grolman lead with a choice to make). Chat
+    /// adapters play such a message as `/move`; anything else is chat, for no one to answer.
+    pub async fn is_bare_move(
+        &self,
+        platform: &str,
+        channel: &str,
+        user_id: &str,
+        text: &str,
+    ) -> Result<bool, HostError> {
+        let found =
+            self.load_active(platform, channel).await.map_err(|refusal| HostError::Broken(refusal.text().into()))?;
+        let Some(table) = found else { return Ok(false) };
+        if table.color_of(user_id) != Some(table.to_move()) || text.len() > 40 {
+            return Ok(false);
+        }
+        Ok(match table.position().parse_move(text) {
+            Ok(_) => true,
+            Err(e) => matches!(e.problem, Problem::Ambiguous(_)),
+        })
     }
 }
 

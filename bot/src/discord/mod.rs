@@ -61,27 +61,12 @@ pub struct DiscordArgs {
 
 /// `chimera discord`: reads the settings, connects, and runs until SIGINT or SIGTERM.
 pub fn run(args: DiscordArgs) -> anyhow::Result<ExitCode> {
-    match &args.env_file {
-        Some(file) => {
-            dotenvy::from_path(file).with_context(|| format!("cannot read {}", file.display()))?;
-        }
-        // No .env is fine: the environment may hold everything.
-        None => match dotenvy::dotenv() {
-            Ok(_) => {}
-            Err(e) if e.not_found() => {}
-            Err(e) => return Err(e).context("cannot read .env"),
-        },
-    }
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,serenity=warn,poise=warn".into()),
-        )
-        .init();
+    crate::settings::load_env(args.env_file.as_deref())?;
+    crate::settings::init_logging("info,serenity=warn,poise=warn");
     let settings = Settings::from_env()?;
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    runtime.block_on(serve(settings, shutdown_signal()))?;
+    runtime.block_on(serve(settings, crate::settings::shutdown_signal()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -128,9 +113,9 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         .await
         .context("cannot build the Discord client")?;
 
-    let scheduler = tokio::spawn(schedule(host.clone(), Arc::clone(&client.http), settings.tick));
+    let scheduler = tokio::spawn(schedule(host.clone(), Arc::clone(&client.http), settings.common.tick));
     // Well inside the window in which a heartbeat means "alive", whatever the tick.
-    let beat = settings.tick.min(std::time::Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
+    let beat = settings.common.tick.min(std::time::Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
     let heartbeat = tokio::spawn(heartbeat(host.clone(), beat));
     let shards = Arc::clone(&client.shard_manager);
     tokio::spawn(async move {
@@ -214,30 +199,6 @@ async fn on_error(failure: poise::FrameworkError<'_, Data, Error>) {
 /// interaction's member has in its channel).
 fn is_manager(member: Option<&serenity::Member>) -> bool {
     member.and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator())
-}
-
-/// Completes on SIGINT (Ctrl-C) or SIGTERM (a service manager stopping the bot).
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(signal) => signal,
-            Err(e) => {
-                warn!("cannot listen for SIGTERM: {e}");
-                let _ = interrupt.await;
-                return;
-            }
-        };
-        tokio::select! {
-            _ = interrupt => {}
-            _ = terminate.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = interrupt.await;
-    }
 }
 
 /// The invite link for an application: the bot with its slash commands and [`PERMISSIONS`].

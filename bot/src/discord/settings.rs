@@ -2,10 +2,10 @@
 //! lists every one with its default; this is the one place that reads them.
 
 use std::env;
-use std::path::PathBuf;
 use std::time::Duration;
 
-use host::Theme;
+pub use crate::settings::SettingsError;
+use crate::settings::{non_empty, parse_with, Common};
 
 /// Everything `chimera discord` is configured with.
 #[derive(Clone, Debug)]
@@ -17,20 +17,13 @@ pub struct Settings {
     /// Send every REST request, and so the gateway look-up, to this base URL instead of
     /// `https://discord.com` (an HTTP proxy for Discord's API, or a fake Discord in tests).
     pub proxy_url: Option<String>,
-    pub db: PathBuf,
-    pub board_size: u32,
-    pub theme: Theme,
     /// Which shards this process runs.
     pub shards: Shards,
-    /// How often the scheduler ends games on time and expires challenges.
-    pub tick: Duration,
     /// A command still unanswered after this long is deferred ("Chimera is thinking…"), so
     /// Discord's three seconds never run out. Zero defers every command.
     pub defer_after: Duration,
-    /// How much one user may do at once, and how fast.
-    pub limits: host::Limits,
-    /// Threads Chimera thinks on in games against it (0: another process does).
-    pub engine_threads: usize,
+    /// The database, pictures, scheduler and limits, as every adapter reads them.
+    pub common: Common,
 }
 
 /// Which shards this process runs.
@@ -42,14 +35,7 @@ pub enum Shards {
     Range { first: u32, last: u32, total: u32 },
 }
 
-/// A setting with a value that cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
-    #[error("DISCORD_TOKEN is not set; put the bot's token in the environment or in .env (see .env.example)")]
-    NoToken,
-    #[error("{name}={value:?}: {why}")]
-    Invalid { name: &'static str, value: String, why: String },
-}
+const NO_TOKEN: &str = "DISCORD_TOKEN is not set; put the bot's token in the environment or in .env (see .env.example)";
 
 impl Settings {
     /// Reads the process environment.
@@ -60,8 +46,8 @@ impl Settings {
     /// Reads settings through `get`, so tests need not touch the process environment. A setting
     /// that is empty counts as not set, as `.env.example`'s blank lines mean.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Settings, SettingsError> {
-        let get = |name: &str| get(name).filter(|v| !v.trim().is_empty());
-        let token = get("DISCORD_TOKEN").ok_or(SettingsError::NoToken)?.trim().to_string();
+        let get = non_empty(get);
+        let token = get("DISCORD_TOKEN").ok_or(SettingsError::Missing(NO_TOKEN.into()))?.trim().to_string();
         if token.contains(char::is_whitespace) {
             let why = "a token has no spaces in it".to_string();
             return Err(SettingsError::Invalid { name: "DISCORD_TOKEN", value: "(hidden)".into(), why });
@@ -70,14 +56,9 @@ impl Settings {
             token,
             guild: None,
             proxy_url: None,
-            db: host::default_database(),
-            board_size: render::BoardView::DEFAULT_SIZE,
-            theme: Theme::default(),
             shards: Shards::Auto,
-            tick: Duration::from_secs(1),
             defer_after: Duration::from_millis(1500),
-            limits: host::Limits::default(),
-            engine_threads: host::default_engine_threads(),
+            common: Common::from_lookup(&get)?,
         };
         let guild = parse_with("DISCORD_GUILD_ID", &get, |v| v.parse::<u64>().map_err(|_| "not a guild id".into()))?;
         settings.guild = guild;
@@ -88,30 +69,8 @@ impl Settings {
                 Err("needs to start with http:// or https://".into())
             }
         })?;
-        if let Some(db) = get("CHIMERA_DB") {
-            settings.db = PathBuf::from(db.trim());
-        }
-        if let Some(size) = parse_with("CHIMERA_BOARD_SIZE", &get, |v| match v.parse::<u32>() {
-            Ok(px) if (160..=1600).contains(&px) => Ok(px),
-            _ => Err("needs a width in pixels from 160 to 1600".into()),
-        })? {
-            settings.board_size = size;
-        }
-        if let Some(theme) = parse_with("CHIMERA_THEME", &get, |v| match v.to_ascii_lowercase().as_str() {
-            "green" => Ok(Theme::Green),
-            "blue" => Ok(Theme::Blue),
-            _ => Err("needs green or blue".into()),
-        })? {
-            settings.theme = theme;
-        }
         if let Some(shards) = parse_with("DISCORD_SHARDS", &get, parse_shards)? {
             settings.shards = shards;
-        }
-        if let Some(ms) = parse_with("CHIMERA_TICK_MS", &get, |v| match v.parse::<u64>() {
-            Ok(ms) if (100..=60_000).contains(&ms) => Ok(ms),
-            _ => Err("needs milliseconds from 100 to 60000".into()),
-        })? {
-            settings.tick = Duration::from_millis(ms);
         }
         if let Some(ms) = parse_with("CHIMERA_DEFER_MS", &get, |v| match v.parse::<u64>() {
             Ok(ms) if ms <= 2500 => Ok(ms),
@@ -119,48 +78,13 @@ impl Settings {
         })? {
             settings.defer_after = Duration::from_millis(ms);
         }
-        let limits = &mut settings.limits;
-        for (name, limit) in [
-            ("CHIMERA_LIMIT_OPEN_CHALLENGES", &mut limits.open_challenges),
-            ("CHIMERA_LIMIT_GAMES", &mut limits.games),
-            ("CHIMERA_LIMIT_COMMANDS", &mut limits.commands),
-            ("CHIMERA_LIMIT_TOURNAMENT_SIZE", &mut limits.tournament_size),
-            ("CHIMERA_LIMIT_ENGINE_GAMES", &mut limits.engine_games),
-            ("CHIMERA_LIMIT_ANALYSES", &mut limits.analyses),
-        ] {
-            if let Some(n) = parse_with(name, &get, |v| match v.parse::<usize>() {
-                Ok(n) if (1..=100_000).contains(&n) => Ok(n),
-                _ => Err("needs a number from 1 to 100000".into()),
-            })? {
-                *limit = n;
-            }
-        }
-        if let Some(n) = parse_with("CHIMERA_ENGINE_THREADS", &get, |v| match v.parse::<usize>() {
-            Ok(n) if n <= 256 => Ok(n),
-            _ => Err("needs a number of threads from 0 to 256".into()),
-        })? {
-            settings.engine_threads = n;
-        }
         Ok(settings)
     }
 
     /// The host's settings for this bot.
     pub fn host(&self) -> host::Settings {
-        let mut host = host::Settings::new(self.db.clone(), super::PLATFORM);
-        host.board_size = self.board_size;
-        host.theme = self.theme;
-        host.limits = self.limits;
-        host.engine_threads = self.engine_threads;
-        host
+        self.common.host(super::PLATFORM)
     }
-}
-
-fn parse_with<T>(
-    name: &'static str,
-    get: &impl Fn(&str) -> Option<String>,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Option<T>, SettingsError> {
-    get(name).map(|value| parse(value.trim()).map_err(|why| SettingsError::Invalid { name, value, why })).transpose()
 }
 
 /// `auto`, or `FIRST-LAST/TOTAL` (shards FIRST to LAST inclusive, of TOTAL).
@@ -182,6 +106,7 @@ fn parse_shards(text: &str) -> Result<Shards, String> {
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
+    use std::path::PathBuf;
 
     use super::*;
 
@@ -196,7 +121,7 @@ mod tests {
         assert_eq!(settings.token, "abc.def.ghi");
         assert_eq!(settings.guild, None);
         assert_eq!(settings.shards, Shards::Auto);
-        assert_eq!(settings.db, host::default_database());
+        assert_eq!(settings.common.db, host::default_database());
     }
 
     #[test]
@@ -234,40 +159,16 @@ mod tests {
             engine_games: 1,
             analyses: 3,
         };
-        assert_eq!(settings.limits, limits);
-        assert_eq!(settings.engine_threads, 0);
+        assert_eq!(settings.common.limits, limits);
+        assert_eq!(settings.common.engine_threads, 0);
         assert_eq!(settings.guild, Some(123));
         assert_eq!(settings.proxy_url.as_deref(), Some("http://127.0.0.1:9000"));
-        assert_eq!(settings.db, PathBuf::from("/tmp/x.db"));
-        assert_eq!(settings.board_size, 480);
-        assert_eq!(settings.theme, Theme::Blue);
+        assert_eq!(settings.common.db, PathBuf::from("/tmp/x.db"));
+        assert_eq!(settings.common.board_size, 480);
+        assert_eq!(settings.common.theme, host::Theme::Blue);
         assert_eq!(settings.shards, Shards::Range { first: 2, last: 3, total: 8 });
-        assert_eq!(settings.tick, Duration::from_millis(250));
+        assert_eq!(settings.common.tick, Duration::from_millis(250));
         assert_eq!(settings.defer_after, Duration::ZERO);
-    }
-
-    #[test]
-    fn env_example_lists_every_setting_with_a_usable_value() {
-        let example = include_str!("../../../.env.example");
-        let listed: HashMap<&str, &str> = example
-            .lines()
-            .filter(|line| !line.trim_start().starts_with('#'))
-            .filter_map(|line| line.split_once('='))
-            .collect();
-        let asked = std::cell::RefCell::new(Vec::new());
-        let settings = Settings::from_lookup(|name| {
-            asked.borrow_mut().push(name.to_string());
-            if name == "DISCORD_TOKEN" {
-                return Some("t".into());
-            }
-            listed.get(name).map(|v| v.to_string())
-        })
-        .unwrap();
-        for name in asked.borrow().iter() {
-            assert!(listed.contains_key(name.as_str()), "{name} is missing from .env.example");
-        }
-        assert_eq!(settings.shards, Shards::Auto);
-        assert_eq!(settings.db, PathBuf::from("chimera.db"));
     }
 
     #[test]

@@ -1,0 +1,247 @@
+//! A message or a reaction in, a request to the host out. Commands are the host's words behind
+//! the room's prefix, read by the host's one reader; the people they name are resolved here (a
+//! full user id, a mention pill, or a member's display name when only one member has it). A bare
+//! legal move from the player to move is a move; any other message without the prefix is chat.
+//!
+//! An encrypted event whose room key had not come yet when it arrived is tried again for about
+//! a minute as the key may follow, then handled like any other.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
+use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
+use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent, Relation};
+use matrix_sdk::ruma::events::{AnySyncMessageLikeEvent, AnySyncTimelineEvent, SyncMessageLikeEvent};
+use matrix_sdk::ruma::serde::Raw;
+use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedEventId, UserId};
+use matrix_sdk::{Room, RoomMemberships};
+use tracing::{debug, info, warn};
+
+use host::{Command, Mention, Reply, Request, User};
+
+use super::channel::Channel;
+use super::outgoing::Origin;
+use super::{text, Bot, Job, PLATFORM};
+
+/// Tries to decrypt an event whose key is missing, the first after half a second, each wait
+/// twice the last: about a minute in all.
+const DECRYPTION_TRIES: u32 = 7;
+
+impl Bot {
+    /// An encrypted event the SDK could not decrypt when it came (its room key had not arrived):
+    /// tried again as the key may follow, then put in its room's queue like any other.
+    pub(super) fn decrypt_later(self: &Arc<Self>, room: Room, event: Raw<OriginalSyncRoomEncryptedEvent>) {
+        let bot = Arc::clone(self);
+        let id = event.get_field::<OwnedEventId>("event_id").ok().flatten();
+        debug!(room = %room.room_id(), event = ?id, "an event could not be decrypted yet");
+        tokio::spawn(async move {
+            let mut wait = Duration::from_millis(500);
+            for _ in 0..DECRYPTION_TRIES {
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+                let decrypted = match room.decrypt_event(&event, None).await {
+                    Ok(decrypted) if !decrypted.kind.is_utd() => decrypted,
+                    Ok(_) => continue,
+                    Err(e) => {
+                        warn!(room = %room.room_id(), event = ?id, "cannot decrypt an event: {e}");
+                        return;
+                    }
+                };
+                info!(room = %room.room_id(), event = ?id, "decrypted an event once its key came");
+                match decrypted.raw().deserialize() {
+                    Ok(AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::RoomMessage(
+                        SyncMessageLikeEvent::Original(message),
+                    ))) => bot.enqueue(&room, Job::Message(Box::new(message))),
+                    Ok(AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::Reaction(
+                        SyncMessageLikeEvent::Original(reaction),
+                    ))) => bot.enqueue(&room, Job::Reaction(reaction)),
+                    _ => {}
+                }
+                return;
+            }
+            warn!(
+                room = %room.room_id(),
+                event = ?id,
+                "an encrypted event stayed unreadable: its sender's device never sent Chimera's device the key"
+            );
+        });
+    }
+
+    /// Whether an event is one to act on: not the bot's own, not seen, not stale, and sent
+    /// after the bot joined its room.
+    async fn is_fresh(
+        &self,
+        room: &Room,
+        sender: &UserId,
+        id: &str,
+        sent: MilliSecondsSinceUnixEpoch,
+    ) -> anyhow::Result<bool> {
+        if sender == self.me || sent < self.not_before || self.ledger.is_handled(id)? {
+            return Ok(false);
+        }
+        let me = room.get_member_no_sync(&self.me).await?;
+        let joined = me.and_then(|m| m.event().origin_server_ts());
+        Ok(joined.is_none_or(|joined| sent >= joined))
+    }
+
+    pub(super) async fn on_message(&self, room: &Room, event: OriginalSyncRoomMessageEvent) -> anyhow::Result<()> {
+        let id = event.event_id.to_string();
+        if !self.is_fresh(room, &event.sender, &id, event.origin_server_ts).await? {
+            return Ok(());
+        }
+        let MessageType::Text(content) = &event.content.msgtype else { return Ok(()) };
+        let thread = match &event.content.relates_to {
+            Some(Relation::Thread(thread)) => Some(thread.event_id.clone()),
+            // An edit is not a new command.
+            Some(Relation::Replacement(_)) => return Ok(()),
+            _ => None,
+        };
+        let channel = Channel { room: room.room_id().to_owned(), thread };
+        let html = content.formatted.as_ref().map(|f| f.body.as_str());
+        let said = text::said(&content.body, html);
+        let command = match text::command_line(&said, &self.settings.prefix) {
+            Some(line) => self.read(room, &line).await,
+            None => {
+                let channel_id = channel.to_string();
+                if !self.host.is_bare_move(PLATFORM, &channel_id, event.sender.as_str(), &said).await? {
+                    // Chat: no answer, and nothing to remember.
+                    return Ok(());
+                }
+                Ok(Command::Move { text: said.clone(), confirm: false, game: None })
+            }
+        };
+        let origin = Origin { channel, event: Some(event.event_id.clone()), asker: event.sender.clone() };
+        let reply = match command {
+            Ok(command) => self.run(room, &origin, &id, command).await?,
+            Err(why) => Reply::error(why),
+        };
+        self.answer(&origin, &id, reply).await?;
+        self.ledger.mark_handled(&id, self.host.now())?;
+        Ok(())
+    }
+
+    /// A reaction to one of the bot's messages with one of its keys runs the button's command.
+    /// A question for the asker alone takes only the asker's reaction; on a question to the
+    /// room (an open challenge) the host decides. Reactions the host refuses are ignored unless
+    /// they come from someone the question was for, who hears why (a used one included).
+    pub(super) async fn on_reaction(&self, room: &Room, event: OriginalSyncReactionEvent) -> anyhow::Result<()> {
+        let id = event.event_id.to_string();
+        if !self.is_fresh(room, &event.sender, &id, event.origin_server_ts).await? {
+            return Ok(());
+        }
+        let annotation = &event.content.relates_to;
+        let message_id = annotation.event_id.to_string();
+        let Some(button) = self.ledger.button(&message_id, &annotation.key)? else { return Ok(()) };
+        let called = button.callers.iter().any(|c| c == event.sender.as_str());
+        if button.private && !called {
+            self.ledger.mark_handled(&id, self.host.now())?;
+            return Ok(());
+        }
+        let channel = button.channel.parse::<Channel>().map_err(anyhow::Error::msg)?;
+        let origin = Origin { channel, event: Some(annotation.event_id.clone()), asker: event.sender.clone() };
+        if button.used {
+            if called {
+                self.answer(&origin, &id, Reply::error("That question has been answered already.")).await?;
+            }
+            self.ledger.mark_handled(&id, self.host.now())?;
+            return Ok(());
+        }
+        let reply = match self.read(room, &button.command).await {
+            Ok(command) => self.run(room, &origin, &id, command).await?,
+            Err(why) => Reply::error(why),
+        };
+        if reply.is_error() {
+            if called {
+                self.answer(&origin, &id, reply).await?;
+            }
+        } else {
+            self.ledger.use_buttons(&message_id)?;
+            self.answer(&origin, &id, reply).await?;
+        }
+        self.ledger.mark_handled(&id, self.host.now())?;
+        Ok(())
+    }
+
+    /// Runs a command as the event's sender; the event id is the request id.
+    async fn run(&self, room: &Room, origin: &Origin, id: &str, command: Command) -> anyhow::Result<Reply> {
+        let user = self.user(room, &origin.asker).await;
+        let manager = match room.get_member(&origin.asker).await {
+            Ok(Some(member)) => member.can_kick(),
+            _ => false,
+        };
+        debug!(user = %user.id, channel = %origin.channel, %command, "command");
+        let request = Request {
+            platform: PLATFORM.to_string(),
+            server: Some(room.room_id().to_string()),
+            channel: origin.channel.to_string(),
+            user,
+            manager,
+            request_id: id.to_string(),
+            command,
+        };
+        Ok(self.host.handle(request, &self.places()).await)
+    }
+
+    /// A command line (`/challenge @bob:example.org variant:golem`) read by the host's reader,
+    /// its people resolved among the room's members.
+    async fn read(&self, room: &Room, line: &str) -> Result<Command, String> {
+        let typed: Command<Mention> =
+            line.parse().map_err(|e: host::CommandError| text::with_prefix(&e.to_string(), &self.settings.prefix))?;
+        let mut found = Vec::new();
+        for Mention(named) in typed.people() {
+            found.push(self.person(room, named).await?);
+        }
+        let mut found = found.into_iter();
+        let command = typed.try_map_users(|_| found.next().ok_or_else(|| "a user went missing".to_string()))?;
+        // Challenging the bot itself is playing against Chimera.
+        Ok(command.with_bot_as_engine(self.me.as_str()))
+    }
+
+    /// Someone named in a command: `@bob:example.org` (typed, or a pill), or `@Bob` / `Bob`, a
+    /// display name only one member of the room has.
+    async fn person(&self, room: &Room, named: &str) -> Result<User, String> {
+        let named = named.trim();
+        if let Ok(id) = UserId::parse(named) {
+            return Ok(self.user(room, &id).await);
+        }
+        let wanted = named.trim_start_matches('@');
+        if wanted.is_empty() {
+            return Err(format!("`{named}` is not a user: name one like @bob:example.org"));
+        }
+        let members = room.members(RoomMemberships::JOIN | RoomMemberships::INVITE).await.map_err(|e| e.to_string())?;
+        let matches: Vec<_> = members
+            .iter()
+            .filter(|m| {
+                m.display_name().is_some_and(|d| d.eq_ignore_ascii_case(wanted))
+                    || m.user_id().localpart().eq_ignore_ascii_case(wanted)
+            })
+            .collect();
+        match matches.as_slice() {
+            [one] => Ok(User { id: one.user_id().to_string(), name: one.name().to_string() }),
+            [] => Err(format!("nobody in this room is called `{wanted}`; name them by user id, like @bob:example.org")),
+            _ => Err(format!("more than one member is called `{wanted}`; name them by user id, like @bob:example.org")),
+        }
+    }
+
+    /// A user as the host knows them: their Matrix id, and their display name in this room.
+    async fn user(&self, room: &Room, id: &UserId) -> User {
+        let name = match room.get_member(id).await {
+            Ok(Some(member)) => member.name().to_string(),
+            _ => id.localpart().to_string(),
+        };
+        User { id: id.to_string(), name }
+    }
+
+    /// Shows the reply to the event `id` (see `outgoing`): its messages are keyed by `id`, so
+    /// an answer sent again (the event replayed after a crash before it was marked handled)
+    /// shows once.
+    async fn answer(&self, origin: &Origin, id: &str, reply: Reply) -> anyhow::Result<()> {
+        for (i, message) in reply.messages.iter().enumerate() {
+            let key = format!("{id}.{i}");
+            self.speaker.post(Some(origin), message, Some(&key)).await.context("cannot answer")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,91 @@
+//! Logging in once, then coming back as the same device: the session (user, device, access
+//! token) is kept in `session.json` in the store directory beside the SDK's SQLite stores, which
+//! hold the sync token, the room state and the device's encryption keys. A restart restores the
+//! session into the same stores, so the bot keeps its identity and its keys.
+
+use std::path::Path;
+
+use anyhow::{bail, Context as _};
+use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::{Client, SessionMeta, SessionTokens};
+use tracing::info;
+
+use super::{Credentials, Settings};
+
+const SESSION_FILE: &str = "session.json";
+
+/// A client logged in as the settings' user, its stores in the store directory.
+pub async fn connect(settings: &Settings) -> anyhow::Result<Client> {
+    let client = build(settings).await?;
+    let session_file = settings.store_dir.join(SESSION_FILE);
+    if session_file.exists() {
+        let text = std::fs::read_to_string(&session_file)
+            .with_context(|| format!("cannot read the Matrix session {}", session_file.display()))?;
+        let session: MatrixSession = serde_json::from_str(&text)
+            .with_context(|| format!("the Matrix session {} cannot be read", session_file.display()))?;
+        if session.meta.user_id != settings.user {
+            bail!(
+                "MATRIX_STORE_DIR {} holds the session of {}, not of MATRIX_USER {}; use another store",
+                settings.store_dir.display(),
+                session.meta.user_id,
+                settings.user
+            );
+        }
+        client.restore_session(session).await.context("cannot restore the stored Matrix session")?;
+        info!(device = ?client.device_id(), "restored the stored Matrix session");
+        return Ok(client);
+    }
+    let session = match &settings.credentials {
+        Credentials::Password(password) => {
+            client
+                .matrix_auth()
+                .login_username(&settings.user, password)
+                .initial_device_display_name("Chimera")
+                .await
+                .context("cannot log in to Matrix with MATRIX_USER and MATRIX_PASSWORD")?;
+            client.matrix_auth().session().context("logged in, but the SDK holds no session")?
+        }
+        Credentials::AccessToken(token) => {
+            // A token names a device already; ask the homeserver which, before the stores are
+            // tied to it.
+            let probe = Client::builder().homeserver_url(&settings.homeserver).build().await?;
+            let tokens = SessionTokens { access_token: token.clone(), refresh_token: None };
+            let placeholder = SessionMeta { user_id: settings.user.clone(), device_id: "CHIMERAPROBE".into() };
+            probe.restore_session(MatrixSession { meta: placeholder, tokens: tokens.clone() }).await?;
+            let whoami = probe.whoami().await.context("MATRIX_ACCESS_TOKEN is not accepted by the homeserver")?;
+            if whoami.user_id != settings.user {
+                bail!("MATRIX_ACCESS_TOKEN belongs to {}, not to MATRIX_USER {}", whoami.user_id, settings.user);
+            }
+            let device_id = whoami.device_id.context("MATRIX_ACCESS_TOKEN has no device; log in with a password")?;
+            let session = MatrixSession { meta: SessionMeta { user_id: whoami.user_id, device_id }, tokens };
+            client.restore_session(session.clone()).await.context("cannot use MATRIX_ACCESS_TOKEN")?;
+            session
+        }
+    };
+    save(&session_file, &session)?;
+    info!(device = ?client.device_id(), "logged in to Matrix; the session is kept in MATRIX_STORE_DIR");
+    Ok(client)
+}
+
+async fn build(settings: &Settings) -> anyhow::Result<Client> {
+    Client::builder()
+        .homeserver_url(&settings.homeserver)
+        .sqlite_store(settings.store_dir.join("sdk"), settings.store_passphrase.as_deref())
+        .build()
+        .await
+        .with_context(|| format!("cannot reach the homeserver {} or open the store", settings.homeserver))
+}
+
+/// Writes the session where only the bot's user can read it: it holds the access token.
+fn save(path: &Path, session: &MatrixSession) -> anyhow::Result<()> {
+    let text = serde_json::to_string_pretty(session)?;
+    let temporary = path.with_extension("json.new");
+    std::fs::write(&temporary, text).with_context(|| format!("cannot write {}", temporary.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&temporary, std::fs::Permissions::from_mode(0o600))?;
+    }
+    std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,361 @@
+//! Text both ways, with no network in it: what a message says (mention pills read as the user
+//! ids they link, reply quotes dropped), and the host's words as Matrix shows them (commands with
+//! the room's prefix, channels as links, code as `<code>`, HTML escaped, move lists kept to a
+//! line or two, a game's PGN as a file).
+
+use std::fmt::Write as _;
+
+use super::channel::Channel;
+
+/// What a message says, as text: the HTML body when there is one, its mention pills
+/// (`<a href="https://matrix.to/#/@bob:example.org">Bob</a>`) written as the user ids they link
+/// and its reply quote (`<mx-reply>`) left out; else the plain body without its `> ` quote.
+pub fn said(body: &str, html: Option<&str>) -> String {
+    match html {
+        Some(html) => html_text(html),
+        None => body.lines().skip_while(|l| l.starts_with("> ")).collect::<Vec<_>>().join("\n").trim().to_string(),
+    }
+}
+
+fn html_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    // Replies quote what they answer inside <mx-reply>; it is not what the person said.
+    if let (Some(start), Some(end)) = (rest.find("<mx-reply>"), rest.find("</mx-reply>")) {
+        if start < end {
+            out.push_str(&rest[..start]);
+            rest = &rest[end + "</mx-reply>".len()..];
+        }
+    }
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('>') else {
+            rest = "";
+            break;
+        };
+        let tag = &rest[open + 1..open + close];
+        rest = &rest[open + close + 1..];
+        if tag.starts_with("a ") || tag.starts_with("A ") {
+            if let Some(user) = pill_target(tag) {
+                // The link's text is the name the client showed; the id is what it means.
+                let end = rest.find("</a>").unwrap_or(rest.len());
+                out.push_str(&user);
+                rest = rest.get(end + 4..).unwrap_or("");
+                continue;
+            }
+        }
+        if matches!(tag, "br" | "br/" | "br /" | "p" | "/p") {
+            out.push('\n');
+        }
+    }
+    out.push_str(rest);
+    unescape(&out).trim().to_string()
+}
+
+/// The user id a `matrix.to` link names, from an `<a ...>` tag's attributes.
+fn pill_target(tag: &str) -> Option<String> {
+    let at = tag.find("href=")?;
+    let value = &tag[at + 5..];
+    let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let value = &value[1..];
+    let href = &value[..value.find(quote)?];
+    let target = href.strip_prefix("https://matrix.to/#/")?;
+    let target = target.split('?').next().unwrap_or(target);
+    let target = target.replace("%40", "@").replace("%3A", ":").replace("%3a", ":");
+    target.starts_with('@').then_some(target)
+}
+
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&nbsp;", " ")
+        .replace("&amp;", "&")
+}
+
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// A command line typed with the room's prefix (`!move e4`) as the host reads it (`/move e4`);
+/// `None` when the text does not start with the prefix.
+pub fn command_line(text: &str, prefix: &str) -> Option<String> {
+    let rest = text.trim().strip_prefix(prefix)?;
+    (!rest.is_empty() && !rest.starts_with(char::is_whitespace)).then(|| format!("/{rest}"))
+}
+
+/// The host's text with each command it names (`/accept`) as typed here (`!accept`): a `/`
+/// that starts a word and is followed by a command's name, or any word in code marks.
+pub fn with_prefix(text: &str, prefix: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut previous: Option<char> = None;
+    for (at, c) in text.char_indices() {
+        let starts_word = previous.is_none_or(|p| p.is_whitespace() || matches!(p, '`' | '(' | '"' | '\''));
+        if c == '/' && starts_word {
+            let name: String = text[at + 1..].chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+            // In code marks it is a command as typed, known or not (`unknown command `/fly``).
+            let quoted = previous == Some('`') && !name.is_empty();
+            if quoted || host::COMMANDS.iter().any(|spec| spec.name == name) {
+                out.push_str(prefix);
+                previous = Some(c);
+                continue;
+            }
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    out
+}
+
+/// The host names channels as `#` and their id; here a room id (`#!abc:example.org`) reads as
+/// "this room" and a thread's id as a link to the thread.
+pub fn channels(text: &str) -> (String, String) {
+    let (mut plain, mut html) = (String::new(), String::new());
+    let mut rest = text;
+    while let Some(at) = rest.find("#!") {
+        let before = &rest[..at];
+        plain.push_str(before);
+        html.push_str(&escape(before));
+        let after = &rest[at + 1..];
+        let mut len = after.find(char::is_whitespace).unwrap_or(after.len());
+        while len > 0 && matches!(after.as_bytes()[len - 1], b'.' | b',' | b';' | b':' | b')') {
+            len -= 1;
+        }
+        match after[..len].parse::<Channel>() {
+            Ok(channel) => {
+                let link = format!("https://matrix.to/#/{}", channel.link_path());
+                let words = if channel.thread.is_some() { "its thread" } else { "the room" };
+                plain.push_str(words);
+                let _ = write!(html, "<a href=\"{}\">{words}</a>", escape(&link));
+            }
+            Err(_) => {
+                plain.push('#');
+                plain.push_str(&after[..len]);
+                html.push('#');
+                html.push_str(&escape(&after[..len]));
+            }
+        }
+        rest = &after[len..];
+    }
+    plain.push_str(rest);
+    html.push_str(&escape(rest));
+    (plain, html)
+}
+
+/// Plain text as HTML: a block in three backticks as `<pre><code>`, `code` in backticks as
+/// `<code>`, `**bold**` as `<strong>`, lines as `<br>`. `html` is already escaped.
+pub fn markup(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 16);
+    for (b, block) in html.split("```").enumerate() {
+        if b % 2 == 1 {
+            let _ = write!(out, "<pre><code>{}</code></pre>", block.strip_prefix('\n').unwrap_or(block));
+            continue;
+        }
+        let mut inline = String::with_capacity(block.len());
+        for (i, part) in block.split('`').enumerate() {
+            if i % 2 == 1 {
+                let _ = write!(inline, "<code>{part}</code>");
+            } else {
+                for (j, bold) in part.split("**").enumerate() {
+                    if j % 2 == 1 {
+                        let _ = write!(inline, "<strong>{bold}</strong>");
+                    } else {
+                        inline.push_str(bold);
+                    }
+                }
+            }
+        }
+        out.push_str(&inline.replace('\n', "<br>"));
+    }
+    out
+}
+
+/// The longest line of a move list shown in a room, in characters: about two lines in a client.
+pub const LINE_LIMIT: usize = 240;
+
+/// A block of the host's text too long for a room, sent as a file instead.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub mime: &'static str,
+    pub content: String,
+}
+
+/// Splits a block in three backticks of more than two lines (a game's PGN) off the text, as a
+/// file: `chimera-game-12.pgn` for a PGN, `chimera.txt` otherwise. The text left says what is
+/// attached when nothing else is left.
+pub fn attachment(text: &str) -> (String, Option<Attachment>) {
+    let Some(start) = text.find("```") else { return (text.to_string(), None) };
+    let Some(len) = text[start + 3..].find("```") else { return (text.to_string(), None) };
+    let block = &text[start + 3..start + 3 + len];
+    let content = block.strip_prefix('\n').unwrap_or(block);
+    if content.trim_end().lines().count() <= 2 {
+        return (text.to_string(), None);
+    }
+    let rest = format!("{}{}", &text[..start], &text[start + 3 + len + 3..]).trim().to_string();
+    let game = content
+        .strip_prefix("[Event \"Chimera game ")
+        .map(|after| after.chars().take_while(char::is_ascii_digit).collect::<String>())
+        .filter(|n| !n.is_empty());
+    let (name, mime, said) = match game {
+        Some(n) => (format!("chimera-game-{n}.pgn"), "application/vnd.chess-pgn", format!("Game {n} as PGN:")),
+        None if content.starts_with("[Event ") => {
+            ("chimera-game.pgn".to_string(), "application/vnd.chess-pgn", "The game as PGN:".to_string())
+        }
+        None => ("chimera.txt".to_string(), "text/plain", "The full text:".to_string()),
+    };
+    let rest = if rest.is_empty() { said } else { rest };
+    (rest, Some(Attachment { name, mime, content: content.to_string() }))
+}
+
+/// Move lists kept to a line or two: a game's `Moves:` line longer than [`LINE_LIMIT`] shows
+/// its latest moves (the whole game is a `/pgn` away); in an answer to one person (`private`),
+/// any longer line (the legal moves of `/moves`) is cut after what fits, where a list item ends.
+pub fn brief(text: &str, private: bool) -> String {
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if line.chars().count() <= LINE_LIMIT {
+                line.to_string()
+            } else if let Some(moves) = line.strip_prefix("Moves: ") {
+                format!("Moves: …{} (all of them: `/pgn`)", latest_moves(moves, LINE_LIMIT - 40))
+            } else if private {
+                cut(line, LINE_LIMIT)
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// The end of a game score, at most `limit` characters, starting at a move number.
+fn latest_moves(score: &str, limit: usize) -> String {
+    let total = score.chars().count();
+    let start = score.char_indices().nth(total.saturating_sub(limit)).map_or(0, |(at, _)| at);
+    let tail = &score[start..];
+    // The first ` N.` in the tail, so the excerpt starts at a move.
+    let mut from = None;
+    for (at, _) in tail.match_indices(' ') {
+        let word = tail[at + 1..].split(' ').next().unwrap_or("");
+        if word.ends_with('.') && word.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) && word.len() > 1 {
+            from = Some(at);
+            break;
+        }
+    }
+    let tail = from.map_or(tail, |at| &tail[at..]);
+    if tail.starts_with(' ') {
+        tail.to_string()
+    } else {
+        format!(" {tail}")
+    }
+}
+
+/// `line` cut to at most `limit` characters where a list item or a word ends, with `…`.
+fn cut(line: &str, limit: usize) -> String {
+    let end = line.char_indices().nth(limit - 2).map_or(line.len(), |(at, _)| at);
+    let head = &line[..end];
+    let at = head.rfind(", ").map(|at| at + 1).or_else(|| head.rfind(' ')).unwrap_or(end);
+    format!("{} …", &line[..at])
+}
+
+/// The reaction key for a button: yes and no as ✅ and ❌, a resignation as 🏳️, any other
+/// choice (a Grolman turn) by its number.
+pub fn key_for(label: &str, style: host::ButtonStyle, index: usize, count: usize) -> String {
+    const NUMBERS: [&str; 10] = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟"];
+    let lower = label.to_ascii_lowercase();
+    if count <= 2 && lower.starts_with("decline") {
+        "❌".into()
+    } else if lower == "resign" {
+        "🏳️".into()
+    } else if count <= 2 && (lower.starts_with("accept") || style == host::ButtonStyle::Danger) {
+        "✅".into()
+    } else {
+        NUMBERS.get(index).map_or_else(|| format!("{}", index + 1), |k| k.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pills_read_as_user_ids_and_reply_quotes_are_dropped() {
+        let html = "<mx-reply><blockquote>old</blockquote></mx-reply>!challenge \
+                    <a href=\"https://matrix.to/#/@bob:example.org\">Bob Smith</a> variant:golem";
+        assert_eq!(said("Bob Smith: ...", Some(html)), "!challenge @bob:example.org variant:golem");
+        let encoded = "<a href='https://matrix.to/#/%40bob%3Aexample.org'>Bob</a> &amp; me";
+        assert_eq!(said("", Some(encoded)), "@bob:example.org & me");
+        assert_eq!(said("> <@a:x> e4\n\nNf3", None), "Nf3");
+    }
+
+    #[test]
+    fn commands_take_the_prefix() {
+        assert_eq!(command_line("!move e4", "!").as_deref(), Some("/move e4"));
+        assert_eq!(command_line("! move", "!"), None);
+        assert_eq!(command_line("e4", "!"), None);
+        assert_eq!(with_prefix("Type `/accept` or /help; and/or 1/2", "!"), "Type `!accept` or !help; and/or 1/2");
+        assert_eq!(with_prefix("unknown command `/fly`", "!"), "unknown command `!fly`");
+    }
+
+    #[test]
+    fn channels_become_words_and_links() {
+        let (plain, html) = channels("Game 3 is in #!abc:example.org/$root. Done in #!abc:example.org.");
+        assert_eq!(plain, "Game 3 is in its thread. Done in the room.");
+        assert!(html.contains("<a href=\"https://matrix.to/#/!abc:example.org/$root\">its thread</a>."), "{html}");
+        assert_eq!(channels("#12 <b>").1, "#12 &lt;b&gt;");
+    }
+
+    #[test]
+    fn markup_marks_code_and_lines() {
+        assert_eq!(markup("a `!x` b\n**c**"), "a <code>!x</code> b<br><strong>c</strong>");
+        assert_eq!(markup("x\n```\n1. e4\n2. d4```"), "x<br><pre><code>1. e4\n2. d4</code></pre>");
+    }
+
+    #[test]
+    fn a_pgn_becomes_a_file_and_short_blocks_stay() {
+        let pgn = "[Event \"Chimera game 12\"]\n[White \"a\"]\n\n1. e4 e5 1-0\n";
+        let (rest, file) = attachment(&format!("```\n{pgn}```"));
+        assert_eq!(rest, "Game 12 as PGN:");
+        let file = file.unwrap();
+        assert_eq!(
+            (file.name.as_str(), file.mime, file.content.as_str()),
+            ("chimera-game-12.pgn", "application/vnd.chess-pgn", pgn)
+        );
+        assert_eq!(attachment("see ```\nshort```"), ("see ```\nshort```".to_string(), None));
+        let (rest, file) = attachment("Here:\n```\na\nb\nc\n```\nDone.");
+        assert_eq!((rest.as_str(), file.unwrap().name.as_str()), ("Here:\n\nDone.", "chimera.txt"));
+    }
+
+    #[test]
+    fn move_lists_stay_within_two_lines() {
+        let score: Vec<String> = (1..=80).map(|n| format!("{n}. Nf3 Nf6")).collect();
+        let game = format!("Game 3, Golem Chess.\nMoves: {}\nWhite to move.", score.join(" "));
+        let short = brief(&game, false);
+        let moves = short.lines().nth(1).unwrap();
+        assert!(moves.chars().count() <= LINE_LIMIT, "{moves}");
+        assert!(moves.starts_with("Moves: … ") && moves.contains("80. Nf3 Nf6 (all of them: `/pgn`)"), "{moves}");
+        let first = moves.trim_start_matches("Moves: … ").split(' ').next().unwrap();
+        assert!(first.ends_with('.') && first[..first.len() - 1].parse::<u32>().is_ok(), "starts at a move: {moves}");
+        assert_eq!(short.lines().count(), 3);
+
+        let sans: Vec<String> = (0..90).map(|i| format!("Q{i}x")).collect();
+        let listing = format!("The queen on d1 can play 90 moves: {}.", sans.join(", "));
+        let cut = brief(&listing, true);
+        assert!(cut.chars().count() <= LINE_LIMIT && cut.ends_with(", …") && cut.contains("Q0x, Q1x"), "{cut}");
+        assert_eq!(brief(&listing, false), listing, "only answers to one person are cut");
+        assert_eq!(brief("short\nlines", true), "short\nlines");
+    }
+
+    #[test]
+    fn keys_for_yes_no_and_choices() {
+        use host::ButtonStyle::*;
+        assert_eq!(key_for("Accept", Primary, 0, 2), "✅");
+        assert_eq!(key_for("Decline draw", Secondary, 1, 2), "❌");
+        assert_eq!(key_for("Resign", Danger, 0, 1), "🏳️");
+        assert_eq!(key_for("Play Kxf2 and lose", Danger, 0, 1), "✅");
+        assert_eq!(key_for("Nc3 (Rab1)", Secondary, 1, 3), "2️⃣");
+    }
+}

@@ -1,0 +1,219 @@
+//! What every chat adapter is set up with (the database, board pictures, the scheduler's beat,
+//! the limits), read from the environment the same way for Discord and Matrix, and the running
+//! of a bot process: its `.env`, its log, its stop signal. `.env.example` lists every setting.
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use host::Theme;
+use tracing::warn;
+
+/// The settings shared by the chat adapters.
+#[derive(Clone, Debug)]
+pub struct Common {
+    pub db: PathBuf,
+    pub board_size: u32,
+    pub theme: Theme,
+    /// How often the scheduler ends games on time and expires challenges.
+    pub tick: Duration,
+    /// How much one user may do at once, and how fast.
+    pub limits: host::Limits,
+    /// Threads Chimera thinks on in games against it (0: another process does).
+    pub engine_threads: usize,
+}
+
+/// A setting with a value that cannot be used, or a required one missing.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// What is missing and where to put it, in one line.
+    #[error("{0}")]
+    Missing(String),
+    #[error("{name}={value:?}: {why}")]
+    Invalid { name: &'static str, value: String, why: String },
+}
+
+impl Common {
+    /// Reads the shared settings through `get` (empty values already count as unset).
+    pub fn from_lookup(get: &impl Fn(&str) -> Option<String>) -> Result<Common, SettingsError> {
+        let mut common = Common {
+            db: host::default_database(),
+            board_size: render::BoardView::DEFAULT_SIZE,
+            theme: Theme::default(),
+            tick: Duration::from_secs(1),
+            limits: host::Limits::default(),
+            engine_threads: host::default_engine_threads(),
+        };
+        if let Some(db) = get("CHIMERA_DB") {
+            common.db = PathBuf::from(db.trim());
+        }
+        if let Some(size) = parse_with("CHIMERA_BOARD_SIZE", get, |v| match v.parse::<u32>() {
+            Ok(px) if (160..=1600).contains(&px) => Ok(px),
+            _ => Err("needs a width in pixels from 160 to 1600".into()),
+        })? {
+            common.board_size = size;
+        }
+        if let Some(theme) = parse_with("CHIMERA_THEME", get, |v| match v.to_ascii_lowercase().as_str() {
+            "green" => Ok(Theme::Green),
+            "blue" => Ok(Theme::Blue),
+            _ => Err("needs green or blue".into()),
+        })? {
+            common.theme = theme;
+        }
+        if let Some(ms) = parse_with("CHIMERA_TICK_MS", get, |v| match v.parse::<u64>() {
+            Ok(ms) if (100..=60_000).contains(&ms) => Ok(ms),
+            _ => Err("needs milliseconds from 100 to 60000".into()),
+        })? {
+            common.tick = Duration::from_millis(ms);
+        }
+        let limits = &mut common.limits;
+        for (name, limit) in [
+            ("CHIMERA_LIMIT_OPEN_CHALLENGES", &mut limits.open_challenges),
+            ("CHIMERA_LIMIT_GAMES", &mut limits.games),
+            ("CHIMERA_LIMIT_COMMANDS", &mut limits.commands),
+            ("CHIMERA_LIMIT_TOURNAMENT_SIZE", &mut limits.tournament_size),
+            ("CHIMERA_LIMIT_ENGINE_GAMES", &mut limits.engine_games),
+            ("CHIMERA_LIMIT_ANALYSES", &mut limits.analyses),
+        ] {
+            if let Some(n) = parse_with(name, get, |v| match v.parse::<usize>() {
+                Ok(n) if (1..=100_000).contains(&n) => Ok(n),
+                _ => Err("needs a number from 1 to 100000".into()),
+            })? {
+                *limit = n;
+            }
+        }
+        if let Some(n) = parse_with("CHIMERA_ENGINE_THREADS", get, |v| match v.parse::<usize>() {
+            Ok(n) if n <= 256 => Ok(n),
+            _ => Err("needs a number of threads from 0 to 256".into()),
+        })? {
+            common.engine_threads = n;
+        }
+        Ok(common)
+    }
+
+    /// The host's settings for the adapter of `platform`.
+    pub fn host(&self, platform: &str) -> host::Settings {
+        let mut host = host::Settings::new(self.db.clone(), platform);
+        host.board_size = self.board_size;
+        host.theme = self.theme;
+        host.limits = self.limits;
+        host.engine_threads = self.engine_threads;
+        host
+    }
+}
+
+/// `get` with empty values read as unset, as `.env.example`'s blank lines mean.
+pub fn non_empty(get: impl Fn(&str) -> Option<String>) -> impl Fn(&str) -> Option<String> {
+    move |name: &str| get(name).filter(|v| !v.trim().is_empty())
+}
+
+/// Reads the setting `name` with `parse`; a value it rejects is an error naming the setting.
+pub fn parse_with<T>(
+    name: &'static str,
+    get: &impl Fn(&str) -> Option<String>,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Option<T>, SettingsError> {
+    get(name).map(|value| parse(value.trim()).map_err(|why| SettingsError::Invalid { name, value, why })).transpose()
+}
+
+/// Loads `file`, or `.env` when there is one, into the environment.
+pub fn load_env(file: Option<&Path>) -> anyhow::Result<()> {
+    match file {
+        Some(file) => {
+            dotenvy::from_path(file).with_context(|| format!("cannot read {}", file.display()))?;
+        }
+        // No .env is fine: the environment may hold everything.
+        None => match dotenvy::dotenv() {
+            Ok(_) => {}
+            Err(e) if e.not_found() => {}
+            Err(e) => return Err(e).context("cannot read .env"),
+        },
+    }
+    Ok(())
+}
+
+/// Logs to standard output, filtered by `RUST_LOG` or else (unset, empty, or not a filter)
+/// `default`.
+pub fn init_logging(default: &str) {
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| default.into());
+    // A second call (tests running two bots in one process) keeps the first subscriber.
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM (a service manager stopping the bot).
+// Written out so that `Send + 'static`, which the adapters' `serve` needs, is in the signature.
+#[allow(clippy::manual_async_fn)]
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
+    async {
+        let interrupt = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        {
+            let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(e) => {
+                    warn!("cannot listen for SIGTERM: {e}");
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+            tokio::select! {
+                _ = interrupt => {}
+                _ = terminate.recv() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = interrupt.await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// Every setting an adapter asks for is in `.env.example`, and the values there are usable.
+    #[test]
+    #[cfg(all(feature = "discord", feature = "matrix"))]
+    fn env_example_lists_every_setting_with_a_usable_value() {
+        let example = include_str!("../../.env.example");
+        let listed: HashMap<&str, &str> = example
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .filter_map(|line| line.split_once('='))
+            .collect();
+        let asked = RefCell::new(Vec::new());
+        let lookup = |required: &'static [(&'static str, &'static str)]| {
+            let (asked, listed) = (&asked, &listed);
+            move |name: &str| {
+                asked.borrow_mut().push(name.to_string());
+                let given = required.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string());
+                given.or_else(|| listed.get(name).map(|v| v.to_string()))
+            }
+        };
+        let discord = crate::discord::Settings::from_lookup(lookup(&[("DISCORD_TOKEN", "t")])).unwrap();
+        let matrix = crate::matrix::Settings::from_lookup(lookup(&[
+            ("MATRIX_HOMESERVER", "https://matrix.example.org"),
+            ("MATRIX_USER", "@chimera:example.org"),
+            ("MATRIX_PASSWORD", "secret"),
+        ]))
+        .unwrap();
+        for name in asked.borrow().iter() {
+            assert!(listed.contains_key(name.as_str()), "{name} is missing from .env.example");
+        }
+        assert_eq!(discord.shards, crate::discord::Shards::Auto);
+        assert_eq!(matrix.prefix, "!");
+        for common in [&discord.common, &matrix.common] {
+            assert_eq!(common.db, PathBuf::from("chimera.db"));
+            assert_eq!(common.limits, host::Limits::default());
+        }
+    }
+}

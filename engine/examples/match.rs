@@ -6,13 +6,18 @@
 //! cargo run --release -p chimera-engine --example match -- VARIANT A B GAMES MOVETIME_MS [SEED]
 //!   A, B: `level1` .. `level8`, or `greedy` (one ply: the move whose position evaluates best,
 //!   a win when one is on the board), or `level8:W=700` (level 8 with one piece's value
-//!   changed, by its FEN letter: the tuning runs of docs/engine.md)
+//!   changed, by its FEN letter: the tuning runs of docs/engine.md), or `uci:SKILL` (an
+//!   outside UCI engine at its `Skill Level` SKILL: the program named by `MATCH_UCI_ENGINE`,
+//!   with `MATCH_UCI_VARIANT_PATH` as its `VariantPath` when set; Fairy-Stockfish for the
+//!   comparison in docs/engine.md)
 //! ```
 //!
 //! A game ends by the rules (mate, stalemate, a taken Ghost King, a losing Grolman turn,
 //! insufficient material), by a claimable draw (threefold repetition, fifty moves), or is
 //! adjudicated a draw after 400 plies.
 
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -26,12 +31,104 @@ enum Kind {
     Greedy,
     /// Level 8 with one role's material value replaced.
     Tuned(Role, i32),
+    /// An outside UCI engine at this `Skill Level`.
+    Uci(u32),
 }
 
 struct Player {
     kind: Kind,
     searcher: Option<Searcher>,
     eval: Evaluator,
+    uci: Option<UciEngine>,
+}
+
+/// An outside engine spoken to over UCI, one process per game.
+struct UciEngine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl UciEngine {
+    fn start(variant: Variant, skill: u32) -> UciEngine {
+        let path = std::env::var("MATCH_UCI_ENGINE").expect("uci:SKILL needs MATCH_UCI_ENGINE, the engine's path");
+        let mut child = Command::new(&path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {path}: {e}"));
+        let input = child.stdin.take().expect("piped stdin");
+        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut engine = UciEngine { child, input, output };
+        engine.send("uci");
+        engine.wait_for("uciok");
+        if let Ok(ini) = std::env::var("MATCH_UCI_VARIANT_PATH") {
+            engine.send(&format!("setoption name VariantPath value {ini}"));
+        }
+        engine.send(&format!("setoption name UCI_Variant value {}", uci_variant(variant)));
+        engine.send(&format!("setoption name Skill Level value {skill}"));
+        engine.send("setoption name Threads value 1");
+        engine.send("ucinewgame");
+        engine.send("isready");
+        engine.wait_for("readyok");
+        engine
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").and_then(|()| self.input.flush()).expect("the engine reads its input");
+    }
+
+    /// Reads lines up to the first that starts with `word`, and returns it.
+    fn wait_for(&mut self, word: &str) -> String {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let read = self.output.read_line(&mut line).expect("the engine's output");
+            assert!(read > 0, "the engine closed its output before `{word}`");
+            if line.split_whitespace().next() == Some(word) {
+                return line.trim().to_owned();
+            }
+        }
+    }
+
+    fn best(&mut self, game: &Game, movetime: Duration) -> Option<Move> {
+        let mut pos = game.start().clone();
+        let moves: Vec<String> = game
+            .moves()
+            .iter()
+            .map(|m| {
+                let text = pos.coord_token(m);
+                pos.play_unchecked(m);
+                text
+            })
+            .collect();
+        self.send(&format!("position startpos moves {}", moves.join(" ")));
+        self.send(&format!("go movetime {}", movetime.as_millis()));
+        let line = self.wait_for("bestmove");
+        let text = line.split_whitespace().nth(1)?;
+        if text == "(none)" {
+            return None;
+        }
+        let m = game.position().parse_coord(text).unwrap_or_else(|e| panic!("the engine's `{text}`: {e}"));
+        Some(m)
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// The variant's name for Fairy-Stockfish's `UCI_Variant`.
+fn uci_variant(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Chess => "chess",
+        Variant::UnicornGreat => "unicorngreat",
+        other => panic!("{other} has no outside UCI engine to play"),
+    }
 }
 
 impl Player {
@@ -46,9 +143,13 @@ impl Player {
         };
         let searcher = match kind {
             Kind::Level(_) | Kind::Tuned(..) => Some(Searcher::with_evaluator(eval.clone(), 8)),
-            Kind::Greedy => None,
+            Kind::Greedy | Kind::Uci(_) => None,
         };
-        Player { kind, searcher, eval }
+        let uci = match kind {
+            Kind::Uci(skill) => Some(UciEngine::start(variant, skill)),
+            _ => None,
+        };
+        Player { kind, searcher, eval, uci }
     }
 
     fn choose(&mut self, game: &Game, movetime: Duration, rng: &mut Rng) -> Option<Move> {
@@ -63,6 +164,7 @@ impl Player {
                 let searcher = self.searcher.as_mut().expect("a searcher");
                 searcher.search(game.positions(), &limits, &AtomicBool::new(false), &mut |_| {}).best
             }
+            Kind::Uci(_) => self.uci.as_mut().expect("an engine").best(game, movetime),
             Kind::Greedy => {
                 let us = pos.turn();
                 let moves = pos.legal_moves();
@@ -86,6 +188,9 @@ impl Player {
 fn parse_kind(variant: Variant, text: &str) -> Kind {
     if text == "greedy" {
         return Kind::Greedy;
+    }
+    if let Some(skill) = text.strip_prefix("uci:") {
+        return Kind::Uci(skill.parse().expect("uci:SKILL, a Skill Level"));
     }
     if let Some(tuned) = text.strip_prefix("level8:") {
         let (letter, value) = tuned.split_once('=').expect("level8:LETTER=VALUE");

@@ -39,6 +39,10 @@ struct Profile {
     /// The share of a move's time budget the level uses (percent): the strong levels differ
     /// in how long they look, not only how deep.
     share: u32,
+    /// The depth the level completes within the whole budget even when its share has run out:
+    /// the depth cap of the level below, so that a short share on a slow board (10x10) never
+    /// leaves a level shallower than the one it must beat.
+    floor: u32,
 }
 
 const fn ms(n: u64) -> Duration {
@@ -46,14 +50,14 @@ const fn ms(n: u64) -> Duration {
 }
 
 const PROFILES: [Profile; 8] = [
-    Profile { depth: Some(1), amplitude: 300, blunder_percent: 30, think: ms(200), share: 100 },
-    Profile { depth: Some(1), amplitude: 150, blunder_percent: 12, think: ms(200), share: 100 },
-    Profile { depth: Some(2), amplitude: 80, blunder_percent: 5, think: ms(300), share: 100 },
-    Profile { depth: Some(3), amplitude: 40, blunder_percent: 2, think: ms(400), share: 100 },
-    Profile { depth: Some(4), amplitude: 20, blunder_percent: 0, think: ms(500), share: 100 },
-    Profile { depth: Some(6), amplitude: 0, blunder_percent: 0, think: ms(700), share: 35 },
-    Profile { depth: Some(8), amplitude: 0, blunder_percent: 0, think: ms(1000), share: 60 },
-    Profile { depth: None, amplitude: 0, blunder_percent: 0, think: ms(2000), share: 100 },
+    Profile { depth: Some(1), amplitude: 300, blunder_percent: 30, think: ms(200), share: 100, floor: 0 },
+    Profile { depth: Some(1), amplitude: 150, blunder_percent: 12, think: ms(200), share: 100, floor: 0 },
+    Profile { depth: Some(2), amplitude: 80, blunder_percent: 5, think: ms(300), share: 100, floor: 0 },
+    Profile { depth: Some(3), amplitude: 40, blunder_percent: 2, think: ms(400), share: 100, floor: 0 },
+    Profile { depth: Some(4), amplitude: 20, blunder_percent: 0, think: ms(500), share: 100, floor: 0 },
+    Profile { depth: Some(6), amplitude: 0, blunder_percent: 0, think: ms(700), share: 35, floor: 4 },
+    Profile { depth: Some(8), amplitude: 0, blunder_percent: 0, think: ms(1000), share: 60, floor: 6 },
+    Profile { depth: None, amplitude: 0, blunder_percent: 0, think: ms(2000), share: 100, floor: 8 },
 ];
 
 impl Level {
@@ -98,8 +102,17 @@ impl Level {
             blunder_percent: p.blunder_percent,
             seed,
         });
-        let budget = budget / 100 * p.share;
-        Limits { depth: p.depth, nodes: None, movetime: Some(budget), soft_time: Some(budget / 2), noise }
+        let share = budget / 100 * p.share;
+        // The share bounds when a new iteration may start; the floor may use the whole budget.
+        let movetime = if p.floor > 0 { budget } else { share };
+        Limits {
+            depth: p.depth,
+            nodes: None,
+            movetime: Some(movetime),
+            soft_time: Some(share / 2),
+            min_depth: p.floor,
+            noise,
+        }
     }
 }
 

@@ -74,8 +74,12 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// The hard limit: the search is abandoned at this time.
     pub movetime: Option<Duration>,
-    /// No new iteration starts after this time.
+    /// No new iteration starts after this time, unless [`min_depth`](Limits::min_depth) is
+    /// not yet done.
     pub soft_time: Option<Duration>,
+    /// Iterations up to this depth start whatever the soft time says (the hard limits still
+    /// end them): a level that thinks briefly still looks as deep as the level below it.
+    pub min_depth: u32,
     pub noise: Option<Noise>,
 }
 
@@ -276,7 +280,7 @@ impl Run<'_> {
                 elapsed: self.start.elapsed(),
                 pv: pv.clone(),
             });
-            if self.limits.soft_time.is_some_and(|t| self.start.elapsed() >= t) {
+            if depth >= self.limits.min_depth && self.limits.soft_time.is_some_and(|t| self.start.elapsed() >= t) {
                 break;
             }
             // A forced mate found within the horizon will not change with more depth.

@@ -4,6 +4,10 @@
 //! Searches wait their turn in one queue; a thread keeps one searcher per variant it has met, so
 //! its transposition table and ordering tables carry over from move to move. Memory is bounded by
 //! threads × variants × [`HASH_MB`], whatever the number of games.
+//!
+//! The threads run at the lowest CPU priority the system has (nice 19 on Linux), so that a
+//! search never delays a player's move: on a machine whose cores are all busy, answering people
+//! (and the database) comes first and the engine takes what is left.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -69,6 +73,7 @@ impl Pool {
 
 /// A worker: takes the next job, searches it, answers, until the pool is dropped.
 fn work(receiver: &Mutex<mpsc::Receiver<Job>>) {
+    lower_priority();
     let mut searchers: HashMap<Variant, Searcher> = HashMap::new();
     let never = AtomicBool::new(false);
     loop {
@@ -82,5 +87,43 @@ fn work(receiver: &Mutex<mpsc::Receiver<Job>>) {
         let result = searcher.search(&job.positions, &job.limits, &never, &mut |_| {});
         // The asker may have given up (its process is stopping): nothing to do then.
         let _ = job.answer.send(result);
+    }
+}
+
+/// Puts the calling thread at the lowest scheduling priority. On Linux a nice value belongs to
+/// a thread, and `setpriority(PRIO_PROCESS, 0, ..)` sets the caller's alone.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    // SAFETY: setpriority reads no memory of ours; 0 names the calling thread.
+    let failed = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) } != 0;
+    if failed {
+        tracing::warn!("cannot lower the engine thread's priority: {}", std::io::Error::last_os_error());
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// The calling thread's nice value, as the kernel reports it.
+    fn own_nice() -> i32 {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").expect("/proc/thread-self/stat");
+        // Field 19 is the nice value; count after the command name's closing parenthesis.
+        let fields = stat.rsplit_once(')').expect("a stat line").1;
+        fields.split_whitespace().nth(16).and_then(|n| n.parse().ok()).expect("a nice value")
+    }
+
+    #[test]
+    fn an_engine_thread_lowers_only_its_own_priority() {
+        let before = own_nice();
+        let lowered = std::thread::spawn(|| {
+            super::lower_priority();
+            own_nice()
+        })
+        .join()
+        .expect("the thread ran");
+        assert_eq!(lowered, 19);
+        assert_eq!(own_nice(), before, "the calling thread keeps its priority");
     }
 }

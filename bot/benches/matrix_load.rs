@@ -100,7 +100,7 @@ async fn run(rooms: usize, rate: f64, seconds: u64) {
         let r = i % rooms;
         let ply = plies[r];
         plies[r] += 1;
-        let mover = if ply % 2 == 0 { &alice } else { &bob };
+        let mover = if ply.is_multiple_of(2) { &alice } else { &bob };
         sent.insert((ids[r].clone(), ply), Instant::now());
         let room = mover.room(&ids[r]);
         let content =

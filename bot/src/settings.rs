@@ -141,8 +141,10 @@ pub fn init_logging(default: &str) {
         .filter(|v| !v.trim().is_empty())
         .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).ok())
         .unwrap_or_else(|| default.into());
+    // Colours only on a terminal: a service manager's journal or a log file gets plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
     // A second call (tests running two bots in one process) keeps the first subscriber.
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(ansi).try_init();
 }
 
 /// Completes on SIGINT (Ctrl-C) or SIGTERM (a service manager stopping the bot).

@@ -166,23 +166,27 @@ impl Speaker {
             plain.push_str(&format!("\nReact: {}", choices.join(" · ")));
             html.push_str(&format!("<br>React: {}", text::escape(&choices.join(" · "))));
         }
+        // Each player called on is a pill where the text names them, or after it when it does not.
         let mut mentioned = Vec::new();
-        if !message.mentions.is_empty() {
-            let (mut names, mut pills) = (Vec::new(), Vec::new());
-            for user in &message.mentions {
-                let Ok(id) = UserId::parse(&user.id) else { continue };
-                names.push(user.name.clone());
-                pills.push(format!(
-                    "<a href=\"https://matrix.to/#/{}\">{}</a>",
-                    text::escape(id.as_str()),
-                    text::escape(&user.name)
-                ));
-                mentioned.push(id);
+        let (mut names, mut pills) = (Vec::new(), Vec::new());
+        for user in &message.mentions {
+            let Ok(id) = UserId::parse(&user.id) else { continue };
+            match text::pill(&html, &user.name, id.as_str()) {
+                Some(with_pill) => html = with_pill,
+                None => {
+                    names.push(user.name.clone());
+                    pills.push(format!(
+                        "<a href=\"https://matrix.to/#/{}\">{}</a>",
+                        text::escape(id.as_str()),
+                        text::escape(&user.name)
+                    ));
+                }
             }
-            if !names.is_empty() {
-                plain.push_str(&format!("\n{}", names.join(" ")));
-                html.push_str(&format!("<br>{}", pills.join(" ")));
-            }
+            mentioned.push(id);
+        }
+        if !names.is_empty() {
+            plain.push_str(&format!("\n{}", names.join(" ")));
+            html.push_str(&format!("<br>{}", pills.join(" ")));
         }
         let mut content = RoomMessageEventContent::notice_html(plain, html);
         content.mentions = Some(Mentions::with_user_ids(mentioned));

@@ -172,6 +172,43 @@ pub fn markup(html: &str) -> String {
     out
 }
 
+/// `html` with the first mention of `name` as plain text (a whole word, outside tags and code)
+/// made a pill linking to `id`, as clients write mentions; `None` when the text never names them.
+pub fn pill(html: &str, name: &str, id: &str) -> Option<String> {
+    let needle = escape(name);
+    if needle.is_empty() {
+        return None;
+    }
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let (mut in_tag, mut in_code) = (false, 0usize);
+    let mut at = 0;
+    while at < html.len() {
+        let rest = &html[at..];
+        if rest.starts_with('<') {
+            if rest.starts_with("<code") || rest.starts_with("<pre") || rest.starts_with("<a ") {
+                in_code += 1;
+            } else if (rest.starts_with("</code") || rest.starts_with("</pre") || rest.starts_with("</a"))
+                && in_code > 0
+            {
+                in_code -= 1;
+            }
+            in_tag = true;
+        } else if in_tag && rest.starts_with('>') {
+            in_tag = false;
+        } else if !in_tag
+            && in_code == 0
+            && rest.starts_with(&needle)
+            && !is_word(html[..at].chars().next_back())
+            && !is_word(rest[needle.len()..].chars().next())
+        {
+            let link = format!("<a href=\"https://matrix.to/#/{}\">{needle}</a>", escape(id));
+            return Some(format!("{}{link}{}", &html[..at], &rest[needle.len()..]));
+        }
+        at += rest.chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
 /// The longest line of a move list shown in a room, in characters: about two lines in a client.
 pub const LINE_LIMIT: usize = 240;
 
@@ -357,5 +394,22 @@ mod tests {
         assert_eq!(key_for("Resign", Danger, 0, 1), "🏳️");
         assert_eq!(key_for("Play Kxf2 and lose", Danger, 0, 1), "✅");
         assert_eq!(key_for("Nc3 (Rab1)", Secondary, 1, 3), "2️⃣");
+    }
+
+    #[test]
+    fn a_mentioned_name_becomes_a_pill_where_the_text_first_says_it() {
+        let html = "alice challenges bob to a game. bob, <code>!accept bob</code>";
+        assert_eq!(
+            pill(html, "bob", "@bob:example.org").as_deref(),
+            Some("alice challenges <a href=\"https://matrix.to/#/@bob:example.org\">bob</a> to a game. bob, <code>!accept bob</code>")
+        );
+        // Whole words only, never inside code or a tag, and names are matched as escaped.
+        assert_eq!(pill("bobby plays <code>bob</code>", "bob", "@bob:x"), None);
+        assert_eq!(pill("<a href=\"bob\">link</a>", "bob", "@bob:x"), None);
+        assert_eq!(
+            pill("Tom &amp; Jerry moves", "Tom & Jerry", "@tj:x").as_deref(),
+            Some("<a href=\"https://matrix.to/#/@tj:x\">Tom &amp; Jerry</a> moves")
+        );
+        assert_eq!(pill("Жора to move", "Жора", "@z:x").map(|h| h.ends_with("</a> to move")), Some(true));
     }
 }

@@ -13,9 +13,14 @@
 //! slowest) and answer its every move at once, so that N of its searches are always wanted;
 //! their moves are not in the latency figures, which stay the people's.
 //!
+//! With `--analyses N`, N pairs of players first play a game of 60 moves each (random legal
+//! moves, then a resignation), and when the measured window opens each asks for `/analyse` of
+//! it: the bench reports how long each analysis took, from the request to the analysis in the
+//! channel, while the people's latency shows what the analyses cost everyone else.
+//!
 //! `cargo bench -p chimera --bench discord_load -- [--games N] [--rate MOVES_PER_S] [--seconds S]
-//! [--setups sqlite:1,postgres:2] [--engine-games N]` (defaults: 1000 games, 200 moves/s, 30 s,
-//! the two setups, 0 engine games).
+//! [--setups sqlite:1,postgres:2] [--engine-games N] [--analyses N]` (defaults: 1000 games, 200
+//! moves/s, 30 s, the two setups, 0 engine games, 0 analyses).
 //!
 //! Per move it reports the bots' CPU time, the picture bytes sent, and on PostgreSQL the rows
 //! written and the write-ahead log generated (the server's own counters, so they include the
@@ -40,6 +45,7 @@ struct Options {
     seconds: u64,
     setups: Vec<(Backend, u32)>,
     engine_games: usize,
+    analyses: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +61,7 @@ fn options() -> Options {
         seconds: 30,
         setups: vec![(Backend::Sqlite, 1), (Backend::Postgres, 2)],
         engine_games: 0,
+        analyses: 0,
     };
     let args: Vec<String> = std::env::args().collect();
     let text = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
@@ -67,6 +74,9 @@ fn options() -> Options {
     }
     if let Some(n) = value("--engine-games") {
         options.engine_games = n as usize;
+    }
+    if let Some(n) = value("--analyses") {
+        options.analyses = n as usize;
     }
     if let Some(seconds) = value("--seconds") {
         options.seconds = seconds;
@@ -135,6 +145,17 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     }
     fake.wait_command("move").await.expect("the bot registers its commands");
 
+    // Before the people's games, so that a fresh database numbers these games 1..=N.
+    let mut finished = Vec::with_capacity(options.analyses);
+    for i in 0..options.analyses {
+        let channel = fake.add_channel(guilds[i % guilds.len()], &format!("analysis-{i}"));
+        let (white, black) = (fake.add_user(&format!("aw{i}")), fake.add_user(&format!("ab{i}")));
+        let variant = Variant::ALL[i % Variant::ALL.len()];
+        let plies = play_to_the_end(&fake, channel, white, black, variant, ANALYSED_PLIES).await;
+        finished.push((i + 1, channel, white));
+        println!("game {} ({variant}) finished after {plies} plies, to be analysed", i + 1);
+    }
+
     println!("starting {} games…", options.games);
     let set_up = Instant::now();
     let tables = Arc::new(Mutex::new(Vec::with_capacity(options.games)));
@@ -165,6 +186,12 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         let variant = ENGINE_VARIANTS[i % ENGINE_VARIANTS.len()];
         let (fake, moves, stop) = (Arc::clone(&fake), Arc::clone(&engine_moves), Arc::clone(&stop_engines));
         engine_games.spawn(async move { against_chimera(&fake, channel, player, variant, &moves, &stop).await });
+    }
+
+    let mut analyses = tokio::task::JoinSet::new();
+    for (game, channel, player) in finished {
+        let fake = Arc::clone(&fake);
+        analyses.spawn(async move { analyse(&fake, channel, player, game).await });
     }
 
     let rss_before: f64 = bots.iter().map(|bot| memory(bot).0).sum();
@@ -229,6 +256,11 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     while in_flight.join_next().await.is_some() {}
     stop_engines.store(true, std::sync::atomic::Ordering::Relaxed);
     while engine_games.join_next().await.is_some() {}
+    let mut analysed: Vec<Duration> = Vec::new();
+    while let Some(took) = analyses.join_next().await {
+        analysed.push(took.expect("an analysis task"));
+    }
+    analysed.sort();
     let cpu_after: f64 = bots.iter().map(cpu_seconds).sum();
     let db_after = match backend {
         Backend::Postgres => Some(pg_counters(db)),
@@ -273,6 +305,14 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         engine_moves.load(std::sync::atomic::Ordering::Relaxed),
         engine_moves.load(std::sync::atomic::Ordering::Relaxed) as f64 / elapsed.as_secs_f64()
     );
+    if !analysed.is_empty() {
+        let seconds: Vec<String> = analysed.iter().map(|d| format!("{:.1}", d.as_secs_f64())).collect();
+        println!(
+            "analyses              {} of {ANALYSED_PLIES}-ply games, wall time {} s (each, sorted)",
+            analysed.len(),
+            seconds.join(", ")
+        );
+    }
     println!("games finished        {}", sent.finished);
     println!("deferred answers      {deferred}");
     println!("latency median        {:.1} ms", at(0.5).as_secs_f64() * 1e3);
@@ -394,6 +434,59 @@ async fn start_game(fake: &FakeDiscord, channel: ChannelId, white: UserId, black
     let accept = fake.slash(black, channel, "accept", json!({})).expect("an acceptance");
     let answer = accept.response().await.expect("the acceptance is answered");
     assert!(!answer.message.is_ephemeral(), "the game starts: {}", answer.message.content);
+}
+
+/// The length of the games analysed: 60 moves.
+const ANALYSED_PLIES: usize = 120;
+
+/// Plays random legal moves in a new game between `white` and `black` until it ends or has
+/// `plies` plies, then has the player to move resign; returns the plies played.
+async fn play_to_the_end(
+    fake: &FakeDiscord,
+    channel: ChannelId,
+    white: UserId,
+    black: UserId,
+    variant: Variant,
+    plies: usize,
+) -> usize {
+    start_game(fake, channel, white, black, variant).await;
+    let mut position = Position::start(variant);
+    for ply in 0..plies {
+        let legal = position.legal_moves();
+        let mover = if position.turn() == rules::Color::White { white } else { black };
+        let text = position.san(&legal[fastrand::usize(..legal.len())]);
+        let args = json!({ "move": text, "confirm": true });
+        let answer = fake.slash(mover, channel, "move", args).expect("a move").response().await.expect("an answer");
+        assert!(!answer.message.is_ephemeral(), "{text} is played: {}", answer.message.content);
+        if ["1-0", "0-1", "1/2-1/2"].iter().any(|r| answer.message.content.contains(r)) {
+            return ply + 1;
+        }
+        position.play_unchecked(&position.parse_move(&text).expect("a legal move"));
+    }
+    let mover = if position.turn() == rules::Color::White { white } else { black };
+    let asked = fake.slash(mover, channel, "resign", json!({})).expect("a resignation").response().await;
+    let asked = asked.expect("resigning asks to confirm").message;
+    let resigned = fake.click(mover, asked.id, "/resign confirm:yes").expect("a click").response().await;
+    let resigned = resigned.expect("the resignation is answered").message;
+    assert!(resigned.content.contains("resigns"), "the game ends: {}", resigned.content);
+    plies
+}
+
+/// Asks for the analysis of `game` and waits for it in the channel; returns how long it took.
+async fn analyse(fake: &FakeDiscord, channel: ChannelId, player: UserId, game: usize) -> Duration {
+    let asked = Instant::now();
+    let handle = fake.slash(player, channel, "analyse", json!({ "game": game })).expect("an /analyse");
+    let wanted = format!("Analysis of game {game}");
+    loop {
+        if fake.messages_in(channel).iter().any(|m| m.author == fake.bot_id() && m.content.contains(&wanted)) {
+            return asked.elapsed();
+        }
+        // A refusal is the interaction's private answer: polled once each turn of the loop.
+        if let Ok(Ok(answer)) = tokio::time::timeout(Duration::ZERO, handle.response()).await {
+            assert!(!answer.message.is_ephemeral(), "the analysis is refused: {}", answer.message.content);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// The variants of the games against Chimera: those whose moves read back from one word of

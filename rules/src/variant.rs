@@ -6,7 +6,6 @@ use std::str::FromStr;
 use crate::bitboard::Bitboard;
 use crate::geometry::{Geometry, LARGE, SMALL};
 use crate::role::{Color, Role};
-use crate::square::Square;
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Variant {
@@ -148,16 +147,16 @@ impl Variant {
         let g = self.geometry();
         let rank = |r: u8| g.ranks[r as usize];
         match (self, color) {
-            (Variant::UnicornGreat, Color::White) => (rank(1) - sq_bb(&["e2", "f2"])) | sq_bb(&["e3", "f3"]),
-            (Variant::UnicornGreat, Color::Black) => (rank(8) - sq_bb(&["e9", "f9"])) | sq_bb(&["e8", "f8"]),
+            // The e- and f-pawns start a rank further up (e3 f3, e8 f8) and step twice from there.
+            (Variant::UnicornGreat, _) => {
+                let ef = g.files[4] | g.files[5];
+                let (home, forward) = if color == Color::White { (rank(1), rank(2)) } else { (rank(8), rank(7)) };
+                (home - ef) | (forward & ef)
+            }
             (_, Color::White) => rank(1),
             (_, Color::Black) => rank(g.height - 2),
         }
     }
-}
-
-fn sq_bb(names: &[&str]) -> Bitboard {
-    names.iter().map(|n| n.parse::<Square>().expect("square name")).collect()
 }
 
 impl fmt::Display for Variant {

@@ -6,6 +6,8 @@
 //! - [`discord`]: the Discord bot (serenity and poise), speaking to the host.
 //! - [`matrix`]: the Matrix bot (matrix-sdk, end-to-end encryption), speaking to the host.
 //! - [`settings`]: what the chat adapters share: common settings, `.env`, logs, stop signal.
+//! - `progress`: a long command's progress shown in chat by editing a message, for Discord and
+//!   Matrix.
 //! - [`cli`]: the command line (DESIGN.md gives its contract).
 //! - [`uci`]: `chimera uci`, the engine for GUIs and match tools.
 
@@ -15,6 +17,8 @@ pub mod console;
 pub mod discord;
 #[cfg(feature = "matrix")]
 pub mod matrix;
+#[cfg(any(feature = "discord", feature = "matrix"))]
+mod progress;
 mod render_cmd;
 pub mod settings;
 pub mod uci;

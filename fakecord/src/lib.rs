@@ -411,6 +411,13 @@ impl FakeDiscord {
         self.shared.read(|w| w.messages.get(&id).cloned())
     }
 
+    /// The content a message had, version by version: as posted (an interaction's "thinking"
+    /// placeholder is empty), then after each edit, the last as it stands now. Kept after the
+    /// message is deleted; empty for a message the fake never had.
+    pub fn revisions(&self, id: MessageId) -> Vec<String> {
+        self.shared.read(|w| w.revisions.get(&id).cloned().unwrap_or_default())
+    }
+
     /// Waits for a message in the channel that satisfies `matches`.
     pub async fn wait_message(&self, channel: ChannelId, matches: impl Fn(&Message) -> bool) -> Result<Message, Error> {
         self.shared

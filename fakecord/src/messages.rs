@@ -113,12 +113,16 @@ pub(crate) fn publish(world: &mut World, message: Message) -> Value {
         let guild = world.guild_of(message.channel_id);
         world.dispatch(guild, "MESSAGE_CREATE", event, Some(GUILD_MESSAGES), None);
     }
+    world.revisions.insert(message.id, vec![message.content.clone()]);
     world.messages.insert(message.id, message);
     json
 }
 
-/// Announces an edited message (MESSAGE_UPDATE) and returns its new JSON.
+/// Announces an edited message (MESSAGE_UPDATE), keeps its new content among its revisions, and
+/// returns its new JSON.
 pub(crate) fn publish_edit(world: &mut World, id: MessageId) -> Value {
+    let content = world.messages[&id].content.clone();
+    world.revisions.entry(id).or_default().push(content);
     let message = &world.messages[&id];
     let json = objects::message(world, message);
     if !message.is_ephemeral() {

@@ -331,6 +331,8 @@ pub(crate) struct World {
     pub guilds: BTreeMap<GuildId, Guild>,
     pub channels: BTreeMap<ChannelId, Channel>,
     pub messages: BTreeMap<MessageId, Message>,
+    /// Each message's content, version by version: as posted, then after each edit.
+    pub revisions: HashMap<MessageId, Vec<String>>,
     pub commands: Vec<Command>,
     pub interactions: HashMap<InteractionId, Interaction>,
     pub interaction_tokens: HashMap<String, InteractionId>,
@@ -360,6 +362,7 @@ impl World {
             guilds: BTreeMap::new(),
             channels: BTreeMap::new(),
             messages: BTreeMap::new(),
+            revisions: HashMap::new(),
             commands: Vec::new(),
             interactions: HashMap::new(),
             interaction_tokens: HashMap::new(),

@@ -77,6 +77,7 @@ async fn a_posted_file_is_stored_served_and_kept_through_edits() {
     let stored = fake.message(fakecord::MessageId(posted.id.get())).unwrap();
     assert_eq!(stored.content, "the board, edited");
     assert_eq!(stored.attachments[0].bytes, PNG, "an edit that names no attachments keeps them");
+    assert_eq!(fake.revisions(stored.id), ["the board", "the board, edited"], "each version is kept");
     assert!(posted.edited_timestamp.is_some());
     let fetched = lobby.message(&http, posted.id).await.unwrap();
     assert_eq!(fetched.content, "the board, edited");

@@ -8,6 +8,10 @@
 //! # Guarantees
 //!
 //! - One analysis of a game runs at a time in a process; asking again while it runs joins it.
+//! - Whoever runs or joins it is shown its [`Progress`] through their own [`crate::Places`]:
+//!   the positions searched of the game's, reported as each is done, never going back, and
+//!   complete before the reply when the analysis succeeds. Reporting never waits: a joiner
+//!   sees the newest step, not necessarily each.
 //! - A user has at most [`crate::Limits::analyses`] analyses running at once.
 //! - A move the engine would have played itself is never marked, so a forced recapture is not.
 
@@ -22,7 +26,7 @@ use tokio::sync::watch;
 
 use super::table::Table;
 use super::view::move_number;
-use super::{told, Ctx, Handled, Host, Image, Message, Refusal, Reply};
+use super::{told, Ctx, Handled, Host, Image, Message, Progress, Refusal, Reply, Task};
 
 /// The deepest an analysis looks at a position, whatever its time.
 const DEPTH: u32 = 12;
@@ -55,11 +59,18 @@ pub(crate) struct Judged {
 /// The analyses running in this process, by game, and how many each user has going.
 #[derive(Default)]
 pub(crate) struct Running {
-    games: Mutex<HashMap<GameId, watch::Receiver<Option<Shared>>>>,
+    games: Mutex<HashMap<GameId, watch::Receiver<Stage>>>,
     users: Mutex<HashMap<(String, String), usize>>,
 }
 
 type Shared = Arc<Result<Analysis, String>>;
+
+/// Where a running analysis is, as its joiners see it.
+#[derive(Clone)]
+enum Stage {
+    Searching(Progress),
+    Done(Shared),
+}
 
 pub(crate) async fn analyse(cx: &Ctx<'_>, game: GameId) -> Handled {
     let table = cx.host.load_table(game).await?;
@@ -84,40 +95,94 @@ pub(crate) async fn analyse(cx: &Ctx<'_>, game: GameId) -> Handled {
     }
 }
 
-/// Runs the analysis of `table`'s game, or waits for the one already running.
+/// Runs the analysis of `table`'s game, or joins the one already running; either way shows
+/// its progress to this request's places.
 async fn run_or_join(cx: &Ctx<'_>, table: &Table) -> Result<Shared, Refusal> {
     let running = &cx.host.inner.analyses;
     let id = table.id();
-    let joined = running.games.lock().unwrap_or_else(|e| e.into_inner()).get(&id).cloned();
-    if let Some(mut receiver) = joined {
-        let done = receiver.wait_for(Option::is_some).await;
-        return match done {
-            Ok(result) => Ok(result.clone().expect("waited for a result")),
-            Err(_) => told("The analysis of that game stopped before it finished; ask again."),
-        };
-    }
+    let positions = u32::try_from(table.game.positions().len()).unwrap_or(u32::MAX);
+    let started = Progress::new(Task::Analysis { game: id }, 0, positions);
     let who = (cx.platform().to_string(), cx.user().id.clone());
-    let limit = cx.host.settings().limits.analyses;
-    {
-        let mut users = running.users.lock().unwrap_or_else(|e| e.into_inner());
-        let going = users.entry(who.clone()).or_default();
-        if *going >= limit {
-            return told(format!(
-                "You have {going} analys{} running, as many as one player may: wait for {}.",
-                if *going == 1 { "is" } else { "es" },
-                if *going == 1 { "it" } else { "one" }
-            ));
-        }
-        *going += 1;
-    }
-    let (sender, receiver) = watch::channel(None);
-    running.games.lock().unwrap_or_else(|e| e.into_inner()).insert(id, receiver);
+    let sender = match running.register(id, &who, cx.host.settings().limits.analyses, started)? {
+        Registered::Running(receiver) => return join(cx, receiver, started).await,
+        Registered::New(sender) => sender,
+    };
     // Whatever happens below (this future may even be dropped), the game and the user are
     // released: joiners then see the sender gone.
     let _release = Release { running, game: id, user: who };
-    let result: Shared = Arc::new(compute(cx.host, table).await.map_err(|r| r.text().to_string()));
-    sender.send_replace(Some(Arc::clone(&result)));
+    let report = |progress: Progress| {
+        sender.send_replace(Stage::Searching(progress));
+        cx.places.progress(progress);
+    };
+    report(started);
+    let result: Shared = Arc::new(compute(cx.host, table, report).await.map_err(|r| r.text().to_string()));
+    sender.send_replace(Stage::Done(Arc::clone(&result)));
     Ok(result)
+}
+
+/// What [`Running::register`] found.
+enum Registered {
+    /// The game's analysis runs already: follow it.
+    Running(watch::Receiver<Stage>),
+    /// This request runs it, and tells its joiners how it goes.
+    New(watch::Sender<Stage>),
+}
+
+impl Running {
+    /// Finds the game's running analysis, or registers a new one for `user` if they have fewer
+    /// than `limit` going. One lock covers both, so two requests never both run it.
+    fn register(
+        &self,
+        game: GameId,
+        user: &(String, String),
+        limit: usize,
+        started: Progress,
+    ) -> Result<Registered, Refusal> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(receiver) = games.get(&game) {
+            return Ok(Registered::Running(receiver.clone()));
+        }
+        let mut users = self.users.lock().unwrap_or_else(|e| e.into_inner());
+        let going = users.get(user).copied().unwrap_or(0);
+        if going >= limit {
+            return told(format!(
+                "You have {going} analys{} running, as many as one player may: wait for {}.",
+                if going == 1 { "is" } else { "es" },
+                if going == 1 { "it" } else { "one" }
+            ));
+        }
+        *users.entry(user.clone()).or_default() += 1;
+        let (sender, receiver) = watch::channel(Stage::Searching(started));
+        games.insert(game, receiver);
+        Ok(Registered::New(sender))
+    }
+}
+
+/// Waits for the analysis `receiver` follows (which `started` at none done), showing its
+/// progress as it goes.
+async fn join(cx: &Ctx<'_>, mut receiver: watch::Receiver<Stage>, started: Progress) -> Result<Shared, Refusal> {
+    let mut shown: Option<Progress> = None;
+    loop {
+        let stage = receiver.borrow_and_update().clone();
+        match stage {
+            Stage::Searching(progress) => {
+                if shown != Some(progress) {
+                    cx.places.progress(progress);
+                    shown = Some(progress);
+                }
+            }
+            Stage::Done(result) => {
+                // The last steps may have gone by unseen: a joiner too hears that it is complete.
+                if result.is_ok() && !shown.is_some_and(|p| p.is_complete()) {
+                    cx.places.progress(Progress::new(started.task(), started.total(), started.total()));
+                }
+                return Ok(result);
+            }
+        }
+        if receiver.changed().await.is_err() {
+            return told("The analysis of that game stopped before it finished; ask again.");
+        }
+    }
 }
 
 struct Release<'a> {
@@ -139,15 +204,19 @@ impl Drop for Release<'_> {
     }
 }
 
-/// Searches every position of the game, then judges its moves.
-async fn compute(host: &Host, table: &Table) -> Result<Analysis, Refusal> {
+/// Searches every position of the game, telling `report` of each as it is done, then judges
+/// its moves.
+async fn compute(host: &Host, table: &Table, report: impl Fn(Progress)) -> Result<Analysis, Refusal> {
     let positions = table.game.positions();
     let budget = host.settings().analysis_budget;
+    let total = u32::try_from(positions.len()).unwrap_or(u32::MAX);
+    let task = Task::Analysis { game: table.id() };
     let mut searched = Vec::with_capacity(positions.len());
     for i in 0..positions.len() {
         let position = &positions[i];
         if let Some(outcome) = position.outcome() {
             searched.push((terminal(outcome), None));
+            report(Progress::new(task, searched.len() as u32, total));
             continue;
         }
         let limits = engine::Limits {
@@ -163,6 +232,7 @@ async fn compute(host: &Host, table: &Table) -> Result<Analysis, Refusal> {
             .await
             .ok_or_else(|| Refusal::Broken("the engine's threads are gone".into()))?;
         searched.push((eval_of(result.score, position.turn()), result.best));
+        report(Progress::new(task, searched.len() as u32, total));
     }
     Ok(judge(positions, table.game.moves(), &searched))
 }

@@ -33,6 +33,7 @@ mod offers;
 mod opponent;
 mod outbox;
 mod play;
+mod progress;
 mod remind;
 mod replay;
 mod schedule;
@@ -60,6 +61,7 @@ pub use data::{default_path as default_database, ChallengeId, Format, GameId, To
 pub use engine::Level;
 pub use limits::Limits;
 pub use opponent::DEFAULT_LEVEL;
+pub use progress::{Progress, Task};
 pub use render::Theme;
 pub use reply::{Button, ButtonStyle, Image, ImageFormat, Message, Reply, ShownBoard};
 pub use schedule::ALIVE_WINDOW_MS;
@@ -134,7 +136,7 @@ pub struct Request {
 pub type PlaceError = Box<dyn std::error::Error + Send + Sync>;
 
 /// What the adapter provides beyond a reply: a fresh place for a game when its channel has one,
-/// and a way to speak in a channel unasked.
+/// a way to speak in a channel unasked, and a way to show a long command's progress.
 #[async_trait]
 pub trait Places: Send + Sync {
     /// Opens a new channel for a game (on Discord, a thread under `parent_channel` named
@@ -147,6 +149,14 @@ pub trait Places: Send + Sync {
     /// otherwise posts it again later. `message.key`, when set, is the network's idempotency
     /// key for it (Discord's nonce), so that a second post of it shows once.
     async fn post(&self, message: &Message) -> Result<(), PlaceError>;
+
+    /// Shows how far the command being handled has got (an analysis: the positions searched),
+    /// called as it moves on, newest last (see [`Progress`]). It must return at once: keep the
+    /// newest and show it at the network's pace, dropping what was not shown in between. The
+    /// default shows nothing.
+    fn progress(&self, progress: Progress) {
+        let _ = progress;
+    }
 }
 
 /// Why the host cannot run at all (a command's failure is a reply, never this).

@@ -1,12 +1,12 @@
 //! `/analyse` through the host: a planted blunder marked `??` in every variant, a forced
 //! recapture left alone, the annotated PGN read back by the project's own reader, who may ask,
-//! and the per-user limit.
+//! the per-user limit, and the progress shown to whoever runs or joins an analysis.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use host::{Command, Host, Message, PlaceError, Places, Reply, Request, Settings, User};
+use host::{Command, Host, Message, PlaceError, Places, Progress, Reply, Request, Settings, Task, User};
 use rules::{Position, Variant};
 
 struct NoPlaces;
@@ -18,6 +18,27 @@ impl Places for NoPlaces {
     }
     async fn post(&self, _: &Message) -> Result<(), PlaceError> {
         Ok(())
+    }
+}
+
+/// No places, but every progress report kept, and a signal at each.
+#[derive(Default)]
+struct Watching {
+    seen: Mutex<Vec<Progress>>,
+    reported: tokio::sync::Notify,
+}
+
+#[async_trait::async_trait]
+impl Places for Watching {
+    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
+        Err("no places in this test".into())
+    }
+    async fn post(&self, _: &Message) -> Result<(), PlaceError> {
+        Ok(())
+    }
+    fn progress(&self, progress: Progress) {
+        self.seen.lock().unwrap().push(progress);
+        self.reported.notify_one();
     }
 }
 
@@ -38,6 +59,10 @@ impl Club {
     }
 
     async fn say(&self, user: &str, channel: &str, line: &str) -> Reply {
+        self.say_with(user, channel, line, &NoPlaces).await
+    }
+
+    async fn say_with(&self, user: &str, channel: &str, line: &str, places: &dyn Places) -> Reply {
         let id = {
             let mut n = self.requests.lock().unwrap();
             *n += 1;
@@ -58,7 +83,7 @@ impl Club {
             request_id: format!("r{id}"),
             command,
         };
-        self.host.handle(request, &NoPlaces).await
+        self.host.handle(request, places).await
     }
 
     /// A game between alice (White) and bob in `channel`, played from `moves` (coordinates),
@@ -211,4 +236,33 @@ async fn a_player_runs_one_analysis_at_a_time_and_a_second_ask_joins_the_first()
     let (mine, theirs) = tokio::join!(club.say("alice", "a", "/analyse 1"), club.say("bob", "a", "/analyse 1"));
     assert!(!mine.is_error() && !theirs.is_error(), "{}\n{}", text(&mine), text(&theirs));
     assert_eq!(text(&mine), text(&theirs));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_goes_to_every_position_and_a_joiner_sees_the_same() {
+    let club = Club::open().await;
+    let moves: Vec<String> =
+        ["g1f3", "g8f6", "b1c3", "b8c6", "f3g1", "f6g8", "c3b1", "c6b8"].map(String::from).to_vec();
+    club.finished_game("a", Variant::Chess, &moves).await;
+    let positions = moves.len() as u32 + 1;
+    let (alice, bob) = (Watching::default(), Watching::default());
+    // bob asks once alice's analysis has reported its start, so he joins it.
+    let (mine, theirs) = tokio::join!(club.say_with("alice", "a", "/analyse 1", &alice), async {
+        alice.reported.notified().await;
+        club.say_with("bob", "a", "/analyse 1", &bob).await
+    });
+    assert!(!mine.is_error() && !theirs.is_error(), "{}\n{}", text(&mine), text(&theirs));
+    assert_eq!(text(&mine), text(&theirs), "one analysis between them");
+    // The one who ran it hears of every position, in order, from none to all.
+    let step = |done| Progress::new(Task::Analysis { game: 1 }, done, positions);
+    let ran = alice.seen.lock().unwrap().clone();
+    assert_eq!(ran, (0..=positions).map(step).collect::<Vec<_>>());
+    assert!(ran.last().unwrap().is_complete() && ran.last().unwrap().percent() == 100);
+    // The one who joined hears the same steps (the newest when he looks, so maybe not each),
+    // never going back, up to the end.
+    let joined = bob.seen.lock().unwrap().clone();
+    assert!(!joined.is_empty());
+    assert!(joined.iter().all(|p| ran.contains(p)), "{joined:?}");
+    assert!(joined.windows(2).all(|w| w[0].done() < w[1].done()), "{joined:?}");
+    assert_eq!(joined.last(), Some(&step(positions)));
 }

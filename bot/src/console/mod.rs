@@ -10,6 +10,8 @@
 //! The console is the host's adapter for the platform `console`, where a user's id is their
 //! name. It prints every reply, draws boards as text, and writes each board picture to a folder.
 //! Interactively it runs the scheduler every second; with `--script` it ticks after each line.
+//! It shows no progress of long commands (an analysis): the reply is printed when it is ready,
+//! so a script's transcript is the same on any machine.
 
 mod board;
 mod show;

@@ -2,6 +2,11 @@
 //! button's custom id reads as, the request, the deferral when the host is slow, and the host's
 //! reply as Discord messages (text with the pinged players, boards as PNG attachments shown in
 //! embeds, buttons, private errors as ephemeral messages).
+//!
+//! A slash command the host is slow with and that reports progress (an analysis) shows it in
+//! its deferred answer, edited at most every [`PROGRESS_PACE`] ("Analysing game 12… 40%"); the
+//! reply then replaces it. A command answered before the deferral shows none, and a button's
+//! deferral leaves its message as it is.
 
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -13,7 +18,8 @@ use tracing::{debug, warn};
 
 use super::places::{channel_id, Threads};
 use super::{Context, Data, Error, PLATFORM};
-use host::{ButtonStyle, Command, Mention, Message, Reply, Request, User};
+use crate::progress::{self, Pace, Reporting, Show};
+use host::{ButtonStyle, Command, Mention, Message, PlaceError, Progress, Reply, Request, User};
 
 /// Discord's limits ("Message Object", "Component Reference").
 const CONTENT_LIMIT: usize = 2000;
@@ -21,6 +27,12 @@ const CUSTOM_ID_LIMIT: usize = 100;
 const BUTTONS_PER_ROW: usize = 5;
 const CHOICE_LIMIT: usize = 25;
 const CHOICE_TEXT_LIMIT: usize = 100;
+
+/// How often a deferred answer is edited to show progress: interaction webhooks share Discord's
+/// limit of about five requests in five seconds, and a step under 5% says nothing new.
+/// Shown from the deferral on, which came after `defer_after` already.
+pub const PROGRESS_PACE: Pace =
+    Pace { first_after: std::time::Duration::ZERO, every: std::time::Duration::from_millis(1500), step: 5 };
 
 /// Who acts, as the host knows them: their server nickname if they have one.
 pub fn user_of(user: &serenity::User, member: Option<&serenity::Member>) -> User {
@@ -92,7 +104,7 @@ pub async fn run(ctx: Context<'_>, command: Result<Command, String>) -> Result<(
     );
     match command {
         Ok(command) => execute(ctx.serenity_context(), ctx.data(), &target, command).await,
-        Err(why) => answer(&ctx.serenity_context().http, &target, Reply::error(why), false).await,
+        Err(why) => answer(&ctx.serenity_context().http, &target, Reply::error(why), Answered::Not).await,
     }
 }
 
@@ -104,7 +116,7 @@ pub async fn click(ctx: &serenity::Context, data: &Data, target: &Target<'_>, cu
     };
     match command {
         Ok(command) => execute(ctx, data, target, command).await,
-        Err(why) => answer(&ctx.http, target, Reply::error(why), false).await,
+        Err(why) => answer(&ctx.http, target, Reply::error(why), Answered::Not).await,
     }
 }
 
@@ -144,14 +156,16 @@ async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, comm
         request_id: target.id.to_string(),
         command,
     };
-    let places = Threads::new(http.clone());
+    let threads = Threads::new(http.clone());
+    let (places, mut progress) = Reporting::new(&threads);
     let work = data.host.handle(request, &places);
     tokio::pin!(work);
     // Zero means "always defer", whatever the host's speed.
     let wait = data.settings.defer_after;
     if !wait.is_zero() {
+        // Progress reported meanwhile is not shown: there is no answer yet to edit.
         if let Ok(reply) = tokio::time::timeout(wait, &mut work).await {
-            return answer(http, target, reply, false).await;
+            return answer(http, target, reply, Answered::Not).await;
         }
     }
     // Discord forgets an interaction not answered in 3 s: say "thinking" now (for a button,
@@ -161,13 +175,50 @@ async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, comm
         Origin::Button => CreateInteractionResponse::Acknowledge,
     };
     defer.execute(http, (target.id, target.token)).await?;
-    answer(http, target, work.await, true).await
+    let (reply, answered) = match target.origin {
+        Origin::Slash => {
+            let mut placeholder = Placeholder { http, token: target.token };
+            match progress::show_while(work, &mut progress, PROGRESS_PACE, &mut placeholder).await {
+                (reply, Some(_)) => (reply, Answered::Progress),
+                (reply, None) => (reply, Answered::Deferred),
+            }
+        }
+        // The acknowledged button's message is the game's: no progress goes there.
+        Origin::Button => (work.await, Answered::Deferred),
+    };
+    answer(http, target, reply, answered).await
+}
+
+/// How far an interaction is answered when the host's reply is ready.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Answered {
+    /// Not at all: the reply's first message is the interaction's response.
+    Not,
+    /// Deferred: Discord shows "thinking" until the first follow-up, which replaces it.
+    Deferred,
+    /// Deferred, then edited to show progress: the first message replaces that by an edit.
+    Progress,
+}
+
+/// A slash command's deferred answer, edited to show the host's progress.
+struct Placeholder<'a> {
+    http: &'a Http,
+    token: &'a str,
+}
+
+impl Show for Placeholder<'_> {
+    async fn show(&mut self, progress: Progress) -> Result<(), PlaceError> {
+        EditInteractionResponse::new().content(progress.to_string()).execute(self.http, self.token).await?;
+        Ok(())
+    }
 }
 
 /// Shows the host's reply: messages for this channel answer the interaction (the first as its
-/// response, or after a deferral as the follow-up that replaces "thinking"); messages for another
-/// channel (a new game's thread) are posted there.
-pub async fn answer(http: &Http, target: &Target<'_>, reply: Reply, deferred: bool) -> Result<(), Error> {
+/// response, after a deferral as the follow-up that replaces "thinking", or after progress as
+/// the edit that replaces it); messages for another channel (a new game's thread) are posted
+/// there.
+pub async fn answer(http: &Http, target: &Target<'_>, reply: Reply, answered: Answered) -> Result<(), Error> {
+    let deferred = answered != Answered::Not;
     let failed = reply.is_error();
     let (here, elsewhere): (Vec<Message>, Vec<Message>) =
         reply.messages.into_iter().partition(|m| m.channel.as_deref().is_none_or(|c| c == target.channel.to_string()));
@@ -199,17 +250,23 @@ pub async fn answer(http: &Http, target: &Target<'_>, reply: Reply, deferred: bo
         here.push(Outgoing::from(Message::error(format!("Done: see {}.", places.join(", ")))));
     }
     // After a deferral, the first follow-up would replace the public "thinking" placeholder and
-    // so be public whatever its flags: a private answer first fills the placeholder, then
-    // follows privately, then removes the placeholder.
+    // so be public whatever its flags: a private answer first fills the placeholder (if progress
+    // has not), then follows privately, then removes the placeholder.
     let private_after_deferral = deferred && here[0].private;
-    if private_after_deferral {
+    if private_after_deferral && answered == Answered::Deferred {
         EditInteractionResponse::new().content("…").execute(http, target.token).await?;
     }
     for (i, out) in here.into_iter().enumerate() {
-        if i == 0 && !deferred {
-            CreateInteractionResponse::Message(out.response()).execute(http, (target.id, target.token)).await?;
-        } else {
-            out.followup().execute(http, (None, target.token)).await?;
+        match answered {
+            Answered::Not if i == 0 => {
+                CreateInteractionResponse::Message(out.response()).execute(http, (target.id, target.token)).await?;
+            }
+            Answered::Progress if i == 0 && !private_after_deferral => {
+                out.edit().execute(http, target.token).await?;
+            }
+            _ => {
+                out.followup().execute(http, (None, target.token)).await?;
+            }
         }
     }
     if private_after_deferral {
@@ -347,6 +404,16 @@ impl Outgoing {
     /// A message posted in a channel; nothing there can be private.
     fn message(self) -> CreateMessage {
         filled!(CreateMessage::new(), self)
+    }
+
+    /// The interaction's public answer, replaced by this message (after progress showed in it).
+    fn edit(self) -> EditInteractionResponse {
+        let edit = EditInteractionResponse::new()
+            .content(self.content)
+            .embeds(self.embeds)
+            .components(self.components)
+            .allowed_mentions(self.mentions);
+        self.files.into_iter().fold(edit, EditInteractionResponse::new_attachment)
     }
 }
 

@@ -22,8 +22,9 @@ use tracing::{debug, info, warn};
 use host::{Command, Mention, Reply, Request, User};
 
 use super::channel::Channel;
-use super::outgoing::Origin;
+use super::outgoing::{Origin, PROGRESS_PACE};
 use super::{text, Bot, Job, PLATFORM};
+use crate::progress::{self, Reporting, Show};
 
 /// Tries to decrypt an event whose key is missing, the first after half a second, each wait
 /// twice the last: about a minute in all.
@@ -164,7 +165,9 @@ impl Bot {
         Ok(())
     }
 
-    /// Runs a command as the event's sender; the event id is the request id.
+    /// Runs a command as the event's sender; the event id is the request id. A long command's
+    /// progress shows meanwhile in a notice (see `outgoing`), which ends with the last progress
+    /// the host reported.
     async fn run(&self, room: &Room, origin: &Origin, id: &str, command: Command) -> anyhow::Result<Reply> {
         let user = self.user(room, &origin.asker).await;
         let manager = match room.get_member(&origin.asker).await {
@@ -181,7 +184,20 @@ impl Bot {
             request_id: id.to_string(),
             command,
         };
-        Ok(self.host.handle(request, &self.places()).await)
+        let threads = self.places();
+        let (places, mut progress) = Reporting::new(&threads);
+        let mut notice = self.speaker.progress_notice(origin, id);
+        let work = self.host.handle(request, &places);
+        let (reply, shown) = progress::show_while(work, &mut progress, PROGRESS_PACE, &mut notice).await;
+        let newest = *progress.borrow();
+        if let (Some(shown), Some(newest)) = (shown, newest) {
+            if shown != newest {
+                if let Err(e) = notice.show(newest).await {
+                    warn!(channel = %origin.channel, "cannot show the last progress ({newest}): {e}");
+                }
+            }
+        }
+        Ok(reply)
     }
 
     /// A command line (`/challenge @bob:example.org variant:golem`) read by the host's reader,

@@ -6,6 +6,12 @@
 //! Buttons become the bot's own reactions on its notice, one key per answer, recorded in the
 //! ledger before they are shown.
 //!
+//! A long command's progress ("Analysing game 12… 40%") is one notice replying to the command,
+//! sent once the command has run for [`PROGRESS_PACE`]'s first wait, then edited in place
+//! (`m.replace`, which clients show as the notice's new text, marked edited) at most every two
+//! seconds and each 10%; the reply follows as usual, and the notice ends with the last progress
+//! the host reported (`Analysed game 12.` once it is done). Neither notifies anyone.
+//!
 //! Every event is sent with a transaction id made from what it answers (the event id of the
 //! command) or from the announcement's key, and its place in the message: the homeserver keeps
 //! a device's transaction ids for a while (Synapse: 30 minutes) and answers a repeat with the
@@ -13,24 +19,31 @@
 
 use std::io::Cursor;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use matrix_sdk::ruma::events::reaction::ReactionEventContent;
 use matrix_sdk::ruma::events::relation::{Annotation, InReplyTo, Thread};
 use matrix_sdk::ruma::events::room::message::{
-    FileInfo, FileMessageEventContent, ImageMessageEventContent, MessageType, Relation, RoomMessageEventContent,
-    RoomMessageEventContentWithoutRelation,
+    FileInfo, FileMessageEventContent, ImageMessageEventContent, MessageType, Relation, ReplacementMetadata,
+    RoomMessageEventContent, RoomMessageEventContentWithoutRelation,
 };
 use matrix_sdk::ruma::events::room::ImageInfo;
 use matrix_sdk::ruma::events::{Mentions, MessageLikeEventContent};
 use matrix_sdk::ruma::{OwnedEventId, OwnedTransactionId, OwnedUserId, UInt, UserId};
 use matrix_sdk::{Client, Room};
 
-use host::{Image, Message};
+use host::{Image, Message, PlaceError, Progress};
 
 use super::channel::Channel;
 use super::ledger::{self, Ledger};
 use super::text;
+use crate::progress::{Pace, Show};
+
+/// When a command's progress shows, and how often its notice is edited: after a second (a
+/// quick command shows none), then at most every two seconds and each 10%, as each edit is an
+/// event the homeserver rate-limits like any message.
+pub const PROGRESS_PACE: Pace = Pace { first_after: Duration::from_secs(1), every: Duration::from_secs(2), step: 10 };
 
 /// What a reply answers: the channel it came from, the event (a message, or the bot's message
 /// that was reacted to) and who asked.
@@ -98,14 +111,7 @@ impl Speaker {
             Some(origin) if message.private && origin.channel == channel => origin.event.clone(),
             _ => None,
         };
-        let relation = |reply_to: Option<OwnedEventId>| match (&channel.thread, reply_to) {
-            (Some(root), Some(event)) => Some(Relation::Thread(Thread::reply(root.clone(), event))),
-            (Some(root), None) => Some(Relation::Thread(Thread::without_fallback(root.clone()))),
-            (None, Some(event)) => {
-                Some(Relation::Reply(matrix_sdk::ruma::events::relation::Reply::new(InReplyTo::new(event))))
-            }
-            (None, None) => None,
-        };
+        let relation = |reply_to: Option<OwnedEventId>| relation(&channel, reply_to);
 
         let keys: Vec<String> = message
             .buttons
@@ -264,6 +270,63 @@ impl Speaker {
         message.relates_to = relation;
         message.mentions = Some(Mentions::new());
         send(room, message, txn).await.context("cannot send a picture")?;
+        Ok(())
+    }
+}
+
+/// An event's place in `channel`: in its thread if it has one, replying to `reply_to` if set.
+fn relation(
+    channel: &Channel,
+    reply_to: Option<OwnedEventId>,
+) -> Option<Relation<RoomMessageEventContentWithoutRelation>> {
+    match (&channel.thread, reply_to) {
+        (Some(root), Some(event)) => Some(Relation::Thread(Thread::reply(root.clone(), event))),
+        (Some(root), None) => Some(Relation::Thread(Thread::without_fallback(root.clone()))),
+        (None, Some(event)) => {
+            Some(Relation::Reply(matrix_sdk::ruma::events::relation::Reply::new(InReplyTo::new(event))))
+        }
+        (None, None) => None,
+    }
+}
+
+/// A command's progress as a notice replying to it: sent at the first progress shown, edited
+/// (`m.replace`) at each after. Its events' transaction ids come from the command's event id
+/// (`key`) and the percent shown, so a command replayed after a crash shows one notice.
+pub struct ProgressNotice<'a> {
+    speaker: &'a Speaker,
+    origin: &'a Origin,
+    key: &'a str,
+    sent: Option<OwnedEventId>,
+}
+
+impl Speaker {
+    /// The progress notice of the command `origin` sent, its event id `key`; nothing is sent
+    /// before the first progress is shown.
+    pub fn progress_notice<'a>(&'a self, origin: &'a Origin, key: &'a str) -> ProgressNotice<'a> {
+        ProgressNotice { speaker: self, origin, key, sent: None }
+    }
+}
+
+impl Show for ProgressNotice<'_> {
+    async fn show(&mut self, progress: Progress) -> Result<(), PlaceError> {
+        let channel = &self.origin.channel;
+        let room =
+            self.speaker.client.get_room(&channel.room).ok_or_else(|| format!("Chimera is not in {}", channel.room))?;
+        let mut content = RoomMessageEventContent::notice_plain(progress.to_string());
+        // Progress calls on nobody, not even the asker its reply quotes.
+        content.mentions = Some(Mentions::new());
+        match &self.sent {
+            None => {
+                content.relates_to = relation(channel, self.origin.event.clone());
+                let txn = format!("chimera.{}.progress", self.key).into();
+                self.sent = Some(send(&room, content, Some(txn)).await?);
+            }
+            Some(notice) => {
+                let edit = content.make_replacement(ReplacementMetadata::new(notice.clone(), None));
+                let txn = format!("chimera.{}.progress.{}", self.key, progress.percent()).into();
+                send(&room, edit, Some(txn)).await?;
+            }
+        }
         Ok(())
     }
 }

@@ -65,8 +65,30 @@ async fn a_finished_game_is_analysed_with_its_graph() {
     world.play(world.lobby, &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"]).await;
     let mated = world.slash(world.alice, world.lobby, "move", json!({ "move": "Qxf7#" })).await.message;
     assert!(mated.content.contains("1-0"), "{}", mated.content);
-    let analysis = world.slash(world.bob, world.lobby, "analyse", json!({ "game": 1 })).await.message;
-    assert!(analysis.content.contains("Analysis of game 1"), "{}", analysis.content);
+    // Progress fills the deferred answer first ("Analysing game 1… 0%"), edited as the engine
+    // goes; the analysis then replaces it.
+    let first = world.slash(world.bob, world.lobby, "analyse", json!({ "game": 1 })).await.message;
+    assert!(first.content.starts_with("Analysing game 1… "), "{}", first.content);
+    let analysis = world
+        .fake
+        .wait_message(world.lobby, |m| m.id == first.id && m.content.contains("Analysis of game 1"))
+        .await
+        .expect("the analysis replaces its progress");
+    let revisions = world.fake.revisions(first.id);
+    let (placeholder, shown) = revisions.split_first().expect("the deferral's placeholder");
+    let (last, progress) = shown.split_last().expect("the analysis");
+    assert!(placeholder.is_empty() && last == &analysis.content, "{revisions:?}");
+    let percents: Vec<u32> = progress
+        .iter()
+        .map(|p| match p.strip_prefix("Analysing game 1… ").and_then(|p| p.strip_suffix('%')) {
+            Some(percent) => percent.parse().expect("a percent"),
+            None => {
+                assert_eq!(p, "Analysed game 1.", "{revisions:?}");
+                100
+            }
+        })
+        .collect();
+    assert!(!percents.is_empty() && percents.windows(2).all(|w| w[0] < w[1]), "{revisions:?}");
     assert!(analysis.content.contains("3... Nf6?? blunder (better: "), "the missed defence: {}", analysis.content);
     let graph = &analysis.attachments[0];
     assert!(graph.filename.ends_with("analysis.png") && graph.bytes.starts_with(b"\x89PNG"), "{}", graph.filename);

@@ -22,10 +22,8 @@
 #![recursion_limit = "256"]
 
 #[path = "../tests/matrix/harness.rs"]
-#[allow(dead_code)]
 mod harness;
 #[path = "../tests/matrix/synapse.rs"]
-#[allow(dead_code)]
 mod synapse;
 
 #[path = "soak/check.rs"]
@@ -59,6 +57,8 @@ struct Options {
     engine_tables: usize,
     rooms: usize,
     kill_every: (u64, u64),
+    /// Injects known differences into the comparison and fails unless each is caught.
+    self_check: bool,
 }
 
 fn options() -> Options {
@@ -79,6 +79,7 @@ fn options() -> Options {
         engine_tables: number("--engine-tables", 3.0) as usize,
         rooms: number("--rooms", 3.0) as usize,
         kill_every,
+        self_check: args.iter().any(|a| a == "--self-check"),
     }
 }
 
@@ -149,6 +150,9 @@ async fn run(options: &Options) -> Vec<String> {
     let mut env = common_env(&discord_db);
     env.insert("DISCORD_TOKEN".into(), fake.token());
     env.insert("DISCORD_PROXY_URL".into(), fake.base_url());
+    // The bot's own lines about starting and stopping, and serenity's about its shards, so that
+    // an exit nobody asked for says where it came from.
+    env.insert("RUST_LOG".into(), "warn,chimera=info,serenity::gateway::bridge=info".into());
     let mut bots: Vec<Supervised> = vec![Supervised::new("discord", &["discord"], env, dir.clone())];
     bots[0].start();
     fake.wait_ready().await.expect("the bot connects");
@@ -188,6 +192,8 @@ async fn run(options: &Options) -> Vec<String> {
         let db = dir.join("matrix.db");
         env.extend(common_env(&db));
         env.insert("MATRIX_STORE_DIR".into(), dir.join("matrix-store").display().to_string());
+        // The bot's own quieting of the SDK, at warn (its "no backup key" lines are noise).
+        env.insert("RUST_LOG".into(), "warn,matrix_sdk::http_client=off,matrix_sdk_crypto::backups=error".into());
         let mut process = Supervised::new("matrix", &["matrix"], env, dir.clone());
         process.start();
         bots.push(process);
@@ -283,6 +289,11 @@ async fn run(options: &Options) -> Vec<String> {
         tournaments: stored.tournaments.clone(),
         outbox: stores.iter().flat_map(|(_, s)| s.outbox.iter().cloned()).collect(),
     };
+    let mut all = all;
+    let mut acks = acks;
+    if options.self_check {
+        inject(&mut all, &mut acks);
+    }
     check::acknowledged(&all, &acks, &mut findings);
     // Said twice, and moves announced on their own.
     let mut twice: Vec<String> = Vec::new();
@@ -293,6 +304,15 @@ async fn run(options: &Options) -> Vec<String> {
     for channel in &channels {
         let messages: Vec<fakecord::Message> =
             fake.messages_in(*channel).into_iter().filter(|m| m.author == bot_id).collect();
+        let mut messages = messages;
+        if options.self_check {
+            // A self-check: an announcement posted twice.
+            if let Some(first) = messages.iter().find(|m| m.interaction.is_none()).cloned() {
+                messages
+                    .push(fakecord::Message { content: format!("{} (self-check)", first.content), ..first.clone() });
+                messages.push(fakecord::Message { content: format!("{} (self-check)", first.content), ..first });
+            }
+        }
         twice.extend(check::discord_twice(&messages).into_iter().map(|t| format!("<#{channel}>: {t}")));
         told.extend(
             messages.iter().filter(|m| m.interaction.is_none()).map(|m| (channel.get().to_string(), m.content.clone())),
@@ -314,8 +334,11 @@ async fn run(options: &Options) -> Vec<String> {
             *callbacks.entry(parts[1].to_string()).or_default() += 1;
         }
     }
-    let called_twice: Vec<String> =
-        callbacks.iter().filter(|(_, n)| **n > 1).map(|(id, n)| format!("interaction {id} called back {n} times")).collect();
+    let called_twice: Vec<String> = callbacks
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(id, n)| format!("interaction {id} called back {n} times"))
+        .collect();
     twice.extend(called_twice);
     for what in &twice {
         findings.failures.push(format!("said twice: {what}"));
@@ -337,9 +360,49 @@ async fn run(options: &Options) -> Vec<String> {
         }
     }
     let memory = memory_report(&bots, &mut findings);
+    if options.self_check {
+        self_checked(&mut findings);
+    }
 
     report(options, &ledger, &all, &stored, &world, &findings, &bots, kills, &memory, twice.len(), started.elapsed());
     findings.failures
+}
+
+/// The game id the self-check's broken copy of a game carries.
+const BROKEN: i64 = -17;
+
+/// Known differences, for `--self-check`: a move acknowledged but never stored, one
+/// acknowledged twice, and a game whose stored moves are out of order.
+fn inject(all: &mut check::Stored, acks: &mut Vec<ledger::Ack>) {
+    let first = acks.first().cloned().expect("a move acknowledged to inject beside");
+    acks.push(ledger::Ack { request: "self-check".into(), said: "self-check".into(), ..first.clone() });
+    acks.push(ledger::Ack { ply: first.ply + 1, said: "self-check".into(), ..first });
+    let mut broken = all.games.iter().find(|g| g.moves.len() >= 4).cloned().expect("a game of four plies");
+    broken.game.id = BROKEN;
+    broken.moves.swap(1, 3);
+    all.games.push(broken);
+}
+
+/// Takes the injected differences out of the findings, failing the run if any went uncaught.
+fn self_checked(findings: &mut check::Findings) {
+    let injected = |f: &String| f.contains("self-check") || f.starts_with(&format!("game {BROKEN}:"));
+    let caught: Vec<String> = findings.failures.iter().filter(|f| injected(f)).cloned().collect();
+    findings.failures.retain(|f| !injected(f));
+    let kinds = [
+        ("a move acknowledged but not stored", "acknowledged but not stored: self-check"),
+        ("a move acknowledged twice", "acknowledged twice (self-check)"),
+        ("an announcement posted twice", "(self-check)"),
+        ("a game out of order", &format!("game {BROKEN}:")),
+    ];
+    for (what, needle) in kinds {
+        if !caught.iter().any(|f| f.contains(needle)) {
+            findings.failures.push(format!("self-check: {what} went through the comparison unseen"));
+        }
+    }
+    println!("self-check: {} injected differences caught:", caught.len());
+    for f in &caught {
+        println!("  - {f}");
+    }
 }
 
 /// The steady memory of the first lives against the last ones, per process; a growth beyond
@@ -386,9 +449,8 @@ fn report(
     elapsed: Duration,
 ) {
     let games = &all.games;
-    let by_reason = |needle: &str| {
-        games.iter().filter(|g| g.game.reason.as_deref().is_some_and(|r| r.contains(needle))).count()
-    };
+    let by_reason =
+        |needle: &str| games.iter().filter(|g| g.game.reason.as_deref().is_some_and(|r| r.contains(needle))).count();
     let engine_channels = world.engine_channels.lock().unwrap().clone();
     let engine_games = games.iter().filter(|g| engine_channels.contains(&g.game.channel)).count();
     let engine_moves: usize =
@@ -405,30 +467,70 @@ fn report(
     println!();
     println!("| figure | value |");
     println!("|---|---|");
-    println!("| run | {:.1} min (asked {:.1}), seed {}, Matrix {} |", elapsed.as_secs_f64() / 60.0, options.minutes, options.seed, if options.matrix { "on" } else { "off" });
-    println!("| games stored | {} ({} finished, {} aborted, {} active at the end) |", games.len(), state(data::GameState::Finished), state(data::GameState::Aborted), state(data::GameState::Active));
-    println!("| games by variant | {} |", variants.iter().map(|(v, n)| format!("{v} {n}")).collect::<Vec<_>>().join(", "));
-    println!("| games on Discord / Matrix | {} / {} |", discord_store.games.len(), games.len() - discord_store.games.len());
+    println!(
+        "| run | {:.1} min (asked {:.1}), seed {}, Matrix {} |",
+        elapsed.as_secs_f64() / 60.0,
+        options.minutes,
+        options.seed,
+        if options.matrix { "on" } else { "off" }
+    );
+    println!(
+        "| games stored | {} ({} finished, {} aborted, {} active at the end) |",
+        games.len(),
+        state(data::GameState::Finished),
+        state(data::GameState::Aborted),
+        state(data::GameState::Active)
+    );
+    println!(
+        "| games by variant | {} |",
+        variants.iter().map(|(v, n)| format!("{v} {n}")).collect::<Vec<_>>().join(", ")
+    );
+    println!(
+        "| games on Discord / Matrix | {} / {} |",
+        discord_store.games.len(),
+        games.len() - discord_store.games.len()
+    );
     println!("| moves stored | {} ({} of them Chimera's) |", findings.stored_moves, engine_moves);
     println!("| kills (SIGKILL, every process) | {kills} |");
     println!("| restarts (all processes) | {restarts} |");
     println!("| moves acknowledged to players | {} |", findings.acknowledged);
     println!("| … stored exactly once at their ply | {} |", findings.acknowledged_stored_once);
-    println!("| moves stored but never acknowledged (answer lost to a kill) | {} |", findings.stored_unacknowledged_people);
-    println!("| moves announced on their own (Chimera's) / found stored | {} / {} |", findings.announced_moves, findings.announced_stored);
+    println!(
+        "| moves stored but never acknowledged (answer lost to a kill) | {} |",
+        findings.stored_unacknowledged_people
+    );
+    println!(
+        "| moves announced on their own (Chimera's) / found stored | {} / {} |",
+        findings.announced_moves, findings.announced_stored
+    );
     println!("| games replayed legally from the start | {} of {} |", findings.games_replayed, games.len());
     println!("| answered twice / announced twice | {said_twice} |");
     println!("| clocks run out (games ended on time) | {} |", by_reason("time"));
     println!("| resignations | {} |", by_reason("resign"));
     println!("| games against Chimera (level 1) | {engine_games} |");
-    println!("| tournaments | {} |", all.tournaments.iter().map(|(id, name, state, rounds)| format!("{id} {name}: {state}, {rounds} rounds")).collect::<Vec<_>>().join("; "));
+    println!(
+        "| tournaments | {} |",
+        all.tournaments
+            .iter()
+            .map(|(id, name, state, rounds)| format!("{id} {name}: {state}, {rounds} rounds"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
     println!("| tournament games | {} |", games.iter().filter(|g| g.game.pairing.is_some()).count());
     println!("| announcements left in the outbox | {} |", all.outbox.len());
     for (what, n) in &counts {
         println!("| {what} | {n} |");
     }
     println!();
-    println!("| process | lives | peak RSS | steady RSS, first lives | steady RSS, last lives | peak RSS per life (MiB) |");
+    println!("| moves refused, by the refusal's first words | times |");
+    println!("|---|---|");
+    for (why, n) in ledger.refusals().iter().take(12) {
+        println!("| {why} | {n} |");
+    }
+    println!();
+    println!(
+        "| process | lives | peak RSS | steady RSS, first lives | steady RSS, last lives | peak RSS per life (MiB) |"
+    );
     println!("|---|---|---|---|---|---|");
     for line in memory {
         println!("{line}");

@@ -78,10 +78,8 @@ pub fn acknowledged(stored: &Stored, acks: &[Ack], findings: &mut Findings) {
     }
     let acked: HashSet<&str> = acks.iter().map(|a| a.request.as_str()).collect();
     findings.stored_moves = stored.games.iter().map(|g| g.moves.len()).sum();
-    findings.stored_unacknowledged_people = by_request
-        .keys()
-        .filter(|r| !r.starts_with("engine:") && !r.is_empty() && !acked.contains(*r))
-        .count();
+    findings.stored_unacknowledged_people =
+        by_request.keys().filter(|r| !r.starts_with("engine:") && !r.is_empty() && !acked.contains(*r)).count();
     findings.acknowledged = acks.len();
     let mut seen: HashSet<&str> = HashSet::new();
     for ack in acks {
@@ -93,7 +91,11 @@ pub fn acknowledged(stored: &Stored, acks: &[Ack], findings: &mut Findings) {
         match found {
             [(record, mv)] => {
                 let game = &record.game;
-                if mv.ply != ack.ply || mv.san != ack.san || game.channel != ack.channel || game.platform != ack.platform {
+                if mv.ply != ack.ply
+                    || mv.san != ack.san
+                    || game.channel != ack.channel
+                    || game.platform != ack.platform
+                {
                     findings.fail(format!(
                         "acknowledged {} {} at ply {} in {}, stored {} at ply {} of game {} in {} ({})",
                         ack.platform, ack.san, ack.ply, ack.channel, mv.san, mv.ply, game.id, game.channel, ack.said
@@ -169,7 +171,12 @@ pub fn games(stored: &Stored, overdue_before: i64, findings: &mut Findings) {
                 break;
             }
             if replay.position().fen() != mv.fen_after {
-                findings.fail(format!("game {id}: ply {} leaves {} but {} is stored", mv.ply, replay.position().fen(), mv.fen_after));
+                findings.fail(format!(
+                    "game {id}: ply {} leaves {} but {} is stored",
+                    mv.ply,
+                    replay.position().fen(),
+                    mv.fen_after
+                ));
             }
         }
         if broken {
@@ -197,7 +204,8 @@ pub fn games(stored: &Stored, overdue_before: i64, findings: &mut Findings) {
                     findings.fail(format!("game {id}: still active though the rules say {outcome}"));
                 }
                 if game.deadline.is_some_and(|d| d < overdue_before) {
-                    findings.fail(format!("game {id}: its clock ran out at {:?} but it was never ended", game.deadline));
+                    findings
+                        .fail(format!("game {id}: its clock ran out at {:?} but it was never ended", game.deadline));
                 }
             }
             GameState::Aborted => {

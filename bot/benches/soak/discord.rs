@@ -50,7 +50,10 @@ enum Answer {
 }
 
 /// Sends an interaction and waits for its answer, counting what happened.
-async fn answer_of(world: &World, sent: Result<InteractionHandle, fakecord::Error>) -> (Option<InteractionHandle>, Answer) {
+async fn answer_of(
+    world: &World,
+    sent: Result<InteractionHandle, fakecord::Error>,
+) -> (Option<InteractionHandle>, Answer) {
     world.ledger.count("interactions sent");
     let Ok(handle) = sent else {
         world.ledger.count("interactions unanswered");
@@ -128,7 +131,8 @@ async fn move_once(
                 (text, false)
             }
         },
-        Answer::Private(_) => {
+        Answer::Private(refusal) => {
+            world.ledger.refused(PLATFORM, &refusal.content);
             world.ledger.count("moves refused");
             (text, false)
         }

@@ -23,6 +23,8 @@ pub struct Ledger {
     counts: Mutex<BTreeMap<&'static str, u64>>,
     /// Longest wait for Chimera's move in a game against it, in seconds, by game.
     pub engine_waits: Mutex<BTreeMap<i64, f64>>,
+    /// Why moves were refused: the refusal's first sentence, digits and names aside, counted.
+    refusals: Mutex<BTreeMap<String, u64>>,
 }
 
 impl Ledger {
@@ -36,6 +38,22 @@ impl Ledger {
 
     pub fn counts(&self) -> BTreeMap<&'static str, u64> {
         self.counts.lock().unwrap().clone()
+    }
+
+    pub fn refused(&self, platform: &str, text: &str) {
+        let first = text.split(['.', '!', '?', ':', '\n']).next().unwrap_or_default();
+        let words: Vec<String> = first
+            .split_whitespace()
+            .map(|w| if w.chars().any(|c| c.is_ascii_digit() || c == '@' || c == '<') { "…".into() } else { w.into() })
+            .collect();
+        let key = format!("{platform}: {}", words.join(" "));
+        *self.refusals.lock().unwrap().entry(key).or_default() += 1;
+    }
+
+    pub fn refusals(&self) -> Vec<(String, u64)> {
+        let mut all: Vec<(String, u64)> = self.refusals.lock().unwrap().clone().into_iter().collect();
+        all.sort_by_key(|r| std::cmp::Reverse(r.1));
+        all
     }
 
     pub fn ack(&self, ack: Ack) {

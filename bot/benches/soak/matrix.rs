@@ -80,13 +80,16 @@ pub async fn room(world: World, people: [Arc<Person>; 2], room: OwnedRoomId, ind
             if say(white, &room, &line).await.is_none() {
                 continue;
             }
-            if wait_for(&world, black, &room, mark, |s| s.is_notice() && s.body().contains("challenges")).await.is_none() {
+            if wait_for(&world, black, &room, mark, |s| s.is_notice() && s.body().contains("challenges"))
+                .await
+                .is_none()
+            {
                 world.ledger.count("matrix commands unanswered");
                 continue;
             }
             let mark = white.mark();
             world.ledger.count("matrix commands sent");
-            if say(black, &room, &"!accept".to_string()).await.is_none() {
+            if say(black, &room, "!accept").await.is_none() {
                 continue;
             }
             match wait_for(&world, white, &room, mark, |s| s.is_notice() && s.body().contains("begins")).await {
@@ -100,7 +103,15 @@ pub async fn room(world: World, people: [Arc<Person>; 2], room: OwnedRoomId, ind
         if legal.is_empty() {
             continue;
         }
-        let text = live.position.san(&legal[rng.usize(..legal.len())]);
+        // Not a Grolman turn that loses on the spot: the bot would ask first (`confirm`), which
+        // Discord's players answer in the command and these would only refuse.
+        let mover_color = live.position.turn();
+        let safe: Vec<&rules::Move> = legal
+            .iter()
+            .filter(|m| live.position.after(m).outcome().is_none_or(|o| o.winner() != Some(!mover_color)))
+            .collect();
+        let pick = if safe.is_empty() { &legal[rng.usize(..legal.len())] } else { safe[rng.usize(..safe.len())] };
+        let text = live.position.san(pick);
         let mark = mover.mark();
         world.ledger.count("matrix moves sent");
         let Some(event) = say(mover, &room, &format!("!move {text}")).await else { continue };
@@ -123,7 +134,10 @@ pub async fn room(world: World, people: [Arc<Person>; 2], room: OwnedRoomId, ind
                     said: seen.body().to_string(),
                 });
             }
-            Some((None, _)) => world.ledger.count("matrix moves refused"),
+            Some((None, seen)) => {
+                world.ledger.refused(PLATFORM, seen.body());
+                world.ledger.count("matrix moves refused");
+            }
             None => world.ledger.count("matrix moves unanswered"),
         }
     }

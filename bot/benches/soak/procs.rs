@@ -85,10 +85,19 @@ impl Supervised {
     pub fn sample(&mut self) {
         let Some(child) = self.child.as_mut() else { return };
         if let Ok(Some(status)) = child.try_wait() {
+            let n = self.lives.len();
             let life = self.lives.last_mut().expect("a life");
             life.lasted = life.started.elapsed();
             life.ended = format!("exited by itself: {status}");
-            self.own_exits.push(format!("{} life {}: {status}", self.name, self.lives.len()));
+            let lasted = life.lasted.as_secs_f64();
+            let log = std::fs::read_to_string(self.logs.join(format!("{}-{n}.log", self.name))).unwrap_or_default();
+            let mut tail: Vec<&str> = log.lines().rev().take(6).collect();
+            tail.reverse();
+            self.own_exits.push(format!(
+                "{} life {n}: {status} after {lasted:.0} s; its log ends: {}",
+                self.name,
+                tail.join(" / ")
+            ));
             self.child = None;
             return;
         }

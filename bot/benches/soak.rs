@@ -301,16 +301,18 @@ async fn run(options: &Options) -> Vec<String> {
     let mut channels = world.channels.lock().unwrap().clone();
     channels.extend(fake.threads_of(lobby).into_iter().map(|t| t.id));
     let bot_id = fake.bot_id();
+    let mut injected_twice = false;
     for channel in &channels {
         let messages: Vec<fakecord::Message> =
             fake.messages_in(*channel).into_iter().filter(|m| m.author == bot_id).collect();
         let mut messages = messages;
-        if options.self_check {
+        if options.self_check && !injected_twice {
             // A self-check: an announcement posted twice.
             if let Some(first) = messages.iter().find(|m| m.interaction.is_none()).cloned() {
                 messages
                     .push(fakecord::Message { content: format!("{} (self-check)", first.content), ..first.clone() });
                 messages.push(fakecord::Message { content: format!("{} (self-check)", first.content), ..first });
+                injected_twice = true;
             }
         }
         twice.extend(check::discord_twice(&messages).into_iter().map(|t| format!("<#{channel}>: {t}")));
@@ -380,6 +382,10 @@ fn inject(all: &mut check::Stored, acks: &mut Vec<ledger::Ack>) {
     let mut broken = all.games.iter().find(|g| g.moves.len() >= 4).cloned().expect("a game of four plies");
     broken.game.id = BROKEN;
     broken.moves.swap(1, 3);
+    // Its own request ids, so that only its order is wrong.
+    for (i, mv) in broken.moves.iter_mut().enumerate() {
+        mv.request_id = format!("self-check:{i}");
+    }
     all.games.push(broken);
 }
 

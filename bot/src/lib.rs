@@ -4,7 +4,8 @@
 //!
 //! - [`console`]: a local channel in the terminal, speaking to the host.
 //! - [`discord`]: the Discord bot (serenity and poise), speaking to the host.
-//! - [`matrix`]: the Matrix bot (matrix-sdk, end-to-end encryption), speaking to the host.
+//! - [`matrix`]: the Matrix bot (matrix-sdk, end-to-end encryption), speaking to the host;
+//!   [`matrix_read`], its message reader, is there without the `matrix` feature too.
 //! - [`settings`]: what the chat adapters share: common settings, `.env`, logs, stop signal.
 //! - [`cli`]: the command line (DESIGN.md gives its contract).
 //! - [`uci`]: `chimera uci`, the engine for GUIs and match tools.
@@ -15,6 +16,10 @@ pub mod console;
 pub mod discord;
 #[cfg(feature = "matrix")]
 pub mod matrix;
+/// The Matrix adapter's message reader (text, pills, the prefix), with no matrix-sdk in it: in
+/// the library with or without the `matrix` feature, for the fuzz target `matrix_text`.
+#[path = "matrix/read.rs"]
+pub mod matrix_read;
 mod render_cmd;
 pub mod settings;
 pub mod uci;

@@ -116,7 +116,11 @@ impl Bot {
             Ok(command) => self.run(room, &origin, &id, command).await?,
             Err(why) => Reply::error(why),
         };
-        self.answer(&origin, &id, reply).await?;
+        // A refusal already given (a flood over the command rate) is not said again: every
+        // answer here is a message in the room.
+        if !reply.quiet {
+            self.answer(&origin, &id, reply).await?;
+        }
         self.ledger.mark_handled(&id, self.host.now())?;
         Ok(())
     }
@@ -152,7 +156,7 @@ impl Bot {
             Err(why) => Reply::error(why),
         };
         if reply.is_error() {
-            if called {
+            if called && !reply.quiet {
                 self.answer(&origin, &id, reply).await?;
             }
         } else {

@@ -71,8 +71,8 @@ async fn a_flood_is_refused_once_a_window_and_slows_only_the_flooder() {
     for i in 0..50 {
         let again = h.say("alice: /board").await;
         assert!(again.is_error() && again.quiet, "flood message {i}: {again:?}");
-        if i % 10 == 0 {
-            // Meanwhile everyone else is answered at once.
+        if i % 20 == 0 {
+            // Meanwhile everyone else is answered at once (within their own rate).
             h.ok("bob: /help").await;
         }
     }

@@ -171,7 +171,8 @@ async fn a_knockout_settles_a_drawn_game_with_an_armageddon_decider() {
     let note = d.said("play a decider in #");
     assert_eq!(note.len(), 1, "{note:?}");
     assert!(
-        note[0].contains("White (k4) has more time (10 minutes against 8 minutes), and a draw sends Black (k1) through"),
+        note[0]
+            .contains("White (k4) has more time (10 minutes against 8 minutes), and a draw sends Black (k1) through"),
         "{}",
         note[0]
     );

@@ -121,7 +121,8 @@ pub fn build(bytes: &[u8], reply: bool) -> Message {
                 let (local, after) = until(after, 2);
                 let (name, after) = until(after, 3);
                 rest = after;
-                let local: String = local.iter().map(|&b| char::from(LOCALPART[usize::from(b) % LOCALPART.len()])).collect();
+                let local: String =
+                    local.iter().map(|&b| char::from(LOCALPART[usize::from(b) % LOCALPART.len()])).collect();
                 let local = if local.is_empty() { "u".to_string() } else { local };
                 let id = format!("@{local}:{}", SERVERS[usize::from(choice & 3)]);
                 // Clients write the id as it is or percent-encoded, sometimes with `?via=`, in

@@ -158,7 +158,8 @@ impl TimeControl {
 /// minutes`.
 pub fn spell_duration(ms: i64) -> String {
     let ms = ms.max(0);
-    let parts = [(ms / DAY_MS, "day"), (ms / 3_600_000 % 24, "hour"), (ms / 60_000 % 60, "minute"), (ms / 1000 % 60, "second")];
+    let parts =
+        [(ms / DAY_MS, "day"), (ms / 3_600_000 % 24, "hour"), (ms / 60_000 % 60, "minute"), (ms / 1000 % 60, "second")];
     let words: Vec<String> = parts
         .iter()
         .filter(|(n, _)| *n > 0)

@@ -86,7 +86,9 @@ impl Throttle {
     pub fn forget_quiet(&self, now: i64) {
         let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
         let recent_enough = |t: &i64| *t > now - RATE_WINDOW_MS;
-        recent.retain(|_, user| user.times.back().is_some_and(recent_enough) || user.told.is_some_and(|t| recent_enough(&t)));
+        recent.retain(|_, user| {
+            user.times.back().is_some_and(recent_enough) || user.told.is_some_and(|t| recent_enough(&t))
+        });
     }
 
     #[cfg(test)]

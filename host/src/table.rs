@@ -31,7 +31,9 @@ impl Table {
         let time = record.game.time_control()?;
         let odds = match (time, record.game.time_odds) {
             (_, None) => None,
-            (Some(_), Some(o)) if o.white_base_ms > 0 && o.black_base_ms > 0 => Some((o.white_base_ms, o.black_base_ms)),
+            (Some(_), Some(o)) if o.white_base_ms > 0 && o.black_base_ms > 0 => {
+                Some((o.white_base_ms, o.black_base_ms))
+            }
             (_, Some(o)) => return Err(broken(format!("{o:?} are not time odds Chimera gives"))),
         };
         let start = Position::from_fen(variant, &record.game.start_fen).map_err(|e| broken(e.to_string()))?;

@@ -125,15 +125,8 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         prefix: settings.prefix.as_str().into(),
         ledger: Arc::clone(&ledger),
     };
-    let bot = Arc::new(Bot {
-        host,
-        settings,
-        me,
-        ledger,
-        speaker,
-        not_before,
-        queues: queues::Queues::new(queues::IDLE),
-    });
+    let bot =
+        Arc::new(Bot { host, settings, me, ledger, speaker, not_before, queues: queues::Queues::new(queues::IDLE) });
     client.add_event_handler_context(Arc::clone(&bot));
     client.add_event_handler(on_invite);
     client.add_event_handler(|event: OriginalSyncRoomMessageEvent, room: Room, bot: Ctx<Arc<Bot>>| async move {

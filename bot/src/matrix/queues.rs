@@ -104,6 +104,7 @@ where
     }
 
     /// How many queues have a task now.
+    #[cfg(test)]
     pub fn running(&self) -> usize {
         self.open.lock().unwrap_or_else(|e| e.into_inner()).senders.len()
     }

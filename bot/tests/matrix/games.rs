@@ -69,7 +69,7 @@ async fn a_game_with_every_refusal(encrypted: bool) -> (Bot, OwnedRoomId) {
     alice.say_with_pill(&room, "!challenge ", &bob, " variant:chess").await;
     let challenge = notice(&bob, &bot, &room, "challenges").await;
     let What::Notice { mentions, html, .. } = &challenge.what else { unreachable!() };
-    assert_eq!(mentions, &[bob.id.clone()], "the challenged player is mentioned");
+    assert_eq!(mentions, std::slice::from_ref(&bob.id), "the challenged player is mentioned");
     assert!(html.as_deref().is_some_and(|h| h.contains(&format!("https://matrix.to/#/{}", bob.id))), "{html:?}");
     assert!(challenge.body().contains("!accept"), "commands are shown with the prefix: {}", challenge.body());
     assert_eq!(challenge.encrypted, encrypted);

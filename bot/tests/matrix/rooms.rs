@@ -56,7 +56,7 @@ async fn a_member_is_named_by_display_name_and_what_came_before_the_bot_is_not_r
     alice.say(&room, &format!("!challenge @{robert} variant:chess")).await;
     let challenge = notice(&bob, &bot, &room, "challenges").await;
     let What::Notice { mentions, .. } = &challenge.what else { unreachable!() };
-    assert_eq!(mentions, &[bob.id.clone()], "{}", challenge.body());
+    assert_eq!(mentions, std::slice::from_ref(&bob.id), "{}", challenge.body());
     assert!(challenge.body().contains(&robert), "named as the room shows them: {}", challenge.body());
     let sent = alice.say(&room, "!challenge @nobody-here variant:chess").await;
     let refused = reply(&alice, &bot, &room, &sent).await;

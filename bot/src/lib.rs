@@ -4,7 +4,8 @@
 //!
 //! - [`console`]: a local channel in the terminal, speaking to the host.
 //! - [`discord`]: the Discord bot (serenity and poise), speaking to the host.
-//! - [`matrix`]: the Matrix bot (matrix-sdk, end-to-end encryption), speaking to the host.
+//! - [`matrix`]: the Matrix bot (matrix-sdk, end-to-end encryption), speaking to the host;
+//!   [`matrix_read`], its message reader, is there without the `matrix` feature too.
 //! - [`settings`]: what the chat adapters share: common settings, `.env`, logs, stop signal.
 //! - `progress`: a long command's progress shown in chat by editing a message, for Discord and
 //!   Matrix.
@@ -19,6 +20,10 @@ pub mod discord;
 pub mod matrix;
 #[cfg(any(feature = "discord", feature = "matrix"))]
 mod progress;
+/// The Matrix adapter's message reader (text, pills, the prefix), with no matrix-sdk in it: in
+/// the library with or without the `matrix` feature, for the fuzz target `matrix_text`.
+#[path = "matrix/read.rs"]
+pub mod matrix_read;
 mod render_cmd;
 pub mod settings;
 pub mod uci;

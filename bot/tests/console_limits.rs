@@ -59,6 +59,35 @@ async fn commands_are_limited_per_player_per_ten_seconds_and_others_are_not_slow
 }
 
 #[tokio::test]
+async fn a_flood_is_refused_once_a_window_and_slows_only_the_flooder() {
+    let h = Harness::with_settings(|s| s.limits.commands = 3).await;
+    for _ in 0..3 {
+        h.ok("alice: /help").await;
+    }
+    // The first refusal is said; the rest of the flood is refused as quietly as a chat adapter
+    // can (Matrix leaves a quiet reply unsaid), not answered once per message.
+    let first = h.say("alice: /board").await;
+    assert!(first.is_error() && !first.quiet, "{first:?}");
+    for i in 0..50 {
+        let again = h.say("alice: /board").await;
+        assert!(again.is_error() && again.quiet, "flood message {i}: {again:?}");
+        if i % 20 == 0 {
+            // Meanwhile everyone else is answered at once (within their own rate).
+            h.ok("bob: /help").await;
+        }
+    }
+    // A window after the refusal that was said, alice is admitted again; a new flood is told
+    // once again.
+    h.advance(10 * SECOND);
+    for _ in 0..3 {
+        h.ok("alice: /help").await;
+    }
+    let told = h.say("alice: /help").await;
+    assert!(told.is_error() && !told.quiet, "{told:?}");
+    assert!(h.say("alice: /help").await.quiet);
+}
+
+#[tokio::test]
 async fn tournaments_take_a_limited_number_of_players() {
     let h = Harness::with_settings(|s| s.limits.tournament_size = 2).await;
     h.ok("admin: /tournament create name:Small variant:chess format:knockout").await;

@@ -66,7 +66,7 @@ async fn resignation_agreement_and_time_out_come_with_replays() {
     h.play(&["d4", "d5"]).await;
     h.advance(DAY + 1);
     let ticked = h.tick().await;
-    let timed_out = Reply { messages: ticked };
+    let timed_out = Reply { messages: ticked, quiet: false };
     assert!(timed_out.messages[0].text.contains("ran out of time"), "{timed_out:?}");
     assert_eq!(frames(&replay(&timed_out).bytes), 3);
 }

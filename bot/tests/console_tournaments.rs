@@ -166,9 +166,42 @@ async fn a_knockout_settles_a_drawn_game_with_an_armageddon_decider() {
     assert!(decider.decider && decider.round == 1 && decider.board == 1);
     assert_eq!((decider.white.as_str(), decider.black.as_str()), ("k4", "k1"), "colours reversed");
     assert_ne!(decider.channel, semis[0].channel, "a new thread");
-    assert!(!d.said("play a decider in #").is_empty());
+    // Armageddon: Black has draw odds, White more time. The tournament is 10+0, so White has
+    // the full 10 minutes and Black four fifths of them, 8.
+    let note = d.said("play a decider in #");
+    assert_eq!(note.len(), 1, "{note:?}");
+    assert!(
+        note[0]
+            .contains("White (k4) has more time (10 minutes against 8 minutes), and a draw sends Black (k1) through"),
+        "{}",
+        note[0]
+    );
+    let opened = d.said("This is the decider after a drawn game");
+    assert!(
+        opened[0].contains("10+0 with time odds: White 10 minutes and Black 8 minutes")
+            && opened[0].contains(
+                "colours are reversed, White has more time (10 minutes against 8 minutes), and a draw sends Black through (Armageddon)."
+            ),
+        "{}",
+        opened[0]
+    );
+    let clocks = common::text(&d.ok(&format!("k1@{}: /game", decider.channel)).await);
+    assert!(clocks.contains("White: k4, 10:00 left (running)"), "{clocks}");
+    assert!(clocks.contains("Black: k1, 8:00 left"), "{clocks}");
+    // Each side's clock runs from its own base: White's first move takes a minute, and Black's
+    // clock starts at 8 minutes.
+    d.h.advance(MINUTE);
+    d.ok(&format!("k4@{}: /move Nf3", decider.channel)).await;
+    let clocks = common::text(&d.ok(&format!("k1@{}: /game", decider.channel)).await);
+    assert!(clocks.contains("White: k4, 9:00 left"), "{clocks}");
+    assert!(clocks.contains("Black: k1, 8:00 left (running)"), "{clocks}");
+    // The first game had no odds: both sides had the tournament's 10 minutes.
+    let first = d.said(", round 1, board 1: game");
+    assert!(first[0].contains("10+0 (10 minutes each)") && !first[0].contains("decider"), "{}", first[0]);
     // The decider is drawn too: Armageddon sends its Black, k1, through.
-    d.finish(decider, Finish::Draw).await;
+    d.ok(&format!("k1@{}: /move Nf6", decider.channel)).await;
+    d.ok(&format!("k4@{}: /draw offer", decider.channel)).await;
+    d.ok(&format!("k1@{}: /draw accept", decider.channel)).await;
     assert!(d.new_boards().is_empty(), "the other semi-final is still on");
     d.finish(&semis[1], Finish::BlackMates).await;
     let pairings = common::text(&d.ok("k2: /tournament pairings round:1").await);

@@ -10,6 +10,7 @@
 //! | --- | --- | --- |
 //! | [`notation`] | FEN, SAN, coordinates, token form, PGN, in every variant | accepted text reads back the same after writing |
 //! | [`command`] | command text (console, button ids) | a parsed command's `Display` parses back to it |
+//! | [`matrix_text`] | Matrix messages: plain and HTML bodies, pills, reply quotes | pills read as their user ids; a command read writes back to a message that reads the same |
 //! | [`uci`] | lines to `chimera uci` | errors change nothing; each `go` ends in one legal `bestmove` |
 //! | [`legality`] | fuzzed games from fuzzed FENs | `legal_moves` and `is_legal` agree; played positions round-trip through FEN |
 //! | [`host`] | command scripts against a host | one active game per channel, contiguous plies, ratings move only with rated results |
@@ -19,6 +20,7 @@
 pub mod command;
 pub mod host;
 pub mod legality;
+pub mod matrix_text;
 pub mod notation;
 pub mod uci;
 

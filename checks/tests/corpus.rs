@@ -31,6 +31,11 @@ fn command_corpus() {
 }
 
 #[test]
+fn matrix_text_corpus() {
+    replay("matrix_text", checks::matrix_text::check);
+}
+
+#[test]
 fn uci_corpus() {
     replay("uci", checks::uci::check);
 }

@@ -59,3 +59,24 @@ fn the_uci_check_follows_a_whole_conversation() {
         "go nodes 10",
     ]);
 }
+
+#[test]
+fn the_matrix_check_builds_pills_and_reads_them_as_commands_with_their_ids() {
+    use chimera::matrix_read::{read, Said};
+    use host::Mention;
+    // `!challenge <pill showing "Bob Smith"> variant:grolman`, its id percent-encoded.
+    let message = checks::matrix_text::build(b"!challenge \x01\x04bob\x02Bob Smith\x03 variant:grolman", false);
+    // The localpart's bytes pick from the localpart's characters: the id is in what it means.
+    let id = message.meant.split_whitespace().nth(1).expect("the pill's id").to_string();
+    assert!(id.starts_with('@') && id.ends_with(":example.org"), "{message:?}");
+    assert!(message.html.contains("%3Aexample.org") && message.body.contains("Bob Smith"), "{message:?}");
+    let Said::Command(line) = read(&message.body, Some(&message.html), "!") else { panic!("{message:?}") };
+    assert_eq!(line, format!("/challenge {id} variant:grolman"));
+    let command: Command<Mention> = line.parse().unwrap();
+    assert_eq!(command.people(), vec![&Mention(id)]);
+    // With a reply quote first, and under another prefix: the same.
+    checks::matrix_text::check(b"\x0c!challenge \x01\x04bob\x02Bob Smith\x03 variant:grolman");
+    checks::matrix_text::check(b"\x06chess!challenge \x01\x04bob\x02Bob Smith\x03 variant:grolman");
+    // The committed seeds each reach what they are named for.
+    checks::matrix_text::check(b"\x00!move e4");
+}

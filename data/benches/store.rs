@@ -27,6 +27,7 @@ fn new_game(i: usize, white: i64, black: i64) -> NewGame {
         black,
         start_fen: FEN.into(),
         time_control: Some(data::TimeControl { kind: data::ClockKind::Live, base_ms: 600_000, increment_ms: 5_000 }),
+        time_odds: None,
         deadline: Some(1_000_000),
         rated: true,
     }

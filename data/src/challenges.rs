@@ -194,6 +194,7 @@ impl WriteTx<'_> {
                 black,
                 start_fen: acceptance.start_fen.clone(),
                 time_control: challenge.time_control,
+                time_odds: None,
                 deadline: acceptance.deadline,
                 rated: challenge.rated,
             },

@@ -76,6 +76,30 @@ impl TimeControl {
     }
 }
 
+/// Time odds: each side's base time, when the two differ (an Armageddon decider gives White
+/// more). A game without them gives each side its time control's `base_ms`. The increment, and
+/// the kind of clock, are the time control's, the same for both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeOdds {
+    pub white_base_ms: i64,
+    pub black_base_ms: i64,
+}
+
+impl TimeOdds {
+    /// The base time of `color`.
+    pub fn base_ms(self, color: Color) -> i64 {
+        match color {
+            Color::White => self.white_base_ms,
+            Color::Black => self.black_base_ms,
+        }
+    }
+
+    /// Reads the two nullable columns time odds are stored in (both set or both null).
+    pub(crate) fn from_columns(white: Option<i64>, black: Option<i64>) -> Option<TimeOdds> {
+        Some(TimeOdds { white_base_ms: white?, black_base_ms: black? })
+    }
+}
+
 /// A game about to start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
@@ -88,6 +112,8 @@ pub struct NewGame {
     pub black: PlayerId,
     pub start_fen: String,
     pub time_control: Option<TimeControl>,
+    /// Different base times for the two sides; only with a time control.
+    pub time_odds: Option<TimeOdds>,
     /// When the first player to move runs out of time.
     pub deadline: Option<Millis>,
     pub rated: bool,
@@ -109,6 +135,8 @@ pub struct Game {
     /// Why it ended: "checkmate", "resignation", "time", ... (the host's words).
     pub reason: Option<String>,
     pub time_control: Option<TimeControl>,
+    /// Different base times for the two sides (`None`: both have the time control's base).
+    pub time_odds: Option<TimeOdds>,
     /// When the player to move runs out of time; `None` when no clock runs.
     pub deadline: Option<Millis>,
     pub rated: bool,
@@ -159,6 +187,7 @@ impl Game {
             created_at: row.get(17)?,
             updated_at: row.get(18)?,
             finished_at: row.get(19)?,
+            time_odds: TimeOdds::from_columns(row.get(20)?, row.get(21)?),
         })
     }
 }
@@ -168,7 +197,7 @@ macro_rules! game_columns {
     () => {
         "id, platform, server, channel, variant, white_id, black_id, start_fen, state, result, \
          reason, clock_kind, base_ms, increment_ms, deadline, rated, pairing_id, created_at, \
-         updated_at, finished_at"
+         updated_at, finished_at, white_base_ms, black_base_ms"
     };
 }
 
@@ -324,12 +353,14 @@ impl WriteTx<'_> {
             });
         }
         let (clock_kind, base_ms, increment_ms) = TimeControl::columns(new.time_control);
+        let odds = new.time_odds;
         let id: GameId = self.conn().value(
             sql!(
                 "INSERT INTO games (platform, server, channel, variant, white_id, black_id,
                      start_fen, state, base_ms, increment_ms, deadline, rated, pairing_id,
-                     created_at, updated_at, clock_kind)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, $12, $13, $13, $14)
+                     created_at, updated_at, clock_kind, white_base_ms, black_base_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, $12, $13, $13, $14,
+                     $15, $16)
                  RETURNING id"
             ),
             params![
@@ -346,7 +377,9 @@ impl WriteTx<'_> {
                 new.rated,
                 pairing,
                 now,
-                clock_kind
+                clock_kind,
+                odds.map(|o| o.white_base_ms),
+                odds.map(|o| o.black_base_ms)
             ],
         )?;
         self.game(id)

@@ -119,7 +119,7 @@ pub use async_store::AsyncStore;
 pub use challenges::{Acceptance, Challenge, ColorChoice, NewChallenge};
 pub use db::{default_path, ReadTx, Store, Synchronous, WriteTx, SCHEMA_VERSION};
 pub use error::{ColumnError, Error, Result, UnknownText};
-pub use games::{ClockKind, Color, Finish, Game, GameRecord, GameResult, GameState, NewGame, TimeControl};
+pub use games::{ClockKind, Color, Finish, Game, GameRecord, GameResult, GameState, NewGame, TimeControl, TimeOdds};
 pub use leases::Lease;
 pub use location::Location;
 pub use moves::{Appended, Move, NewMove};

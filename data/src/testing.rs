@@ -116,6 +116,7 @@ pub fn new_game(channel: &str, white: PlayerId, black: PlayerId) -> NewGame {
         black,
         start_fen: START.into(),
         time_control: Some(TimeControl { kind: ClockKind::Live, base_ms: 600_000, increment_ms: 5_000 }),
+        time_odds: None,
         deadline: Some(600_000),
         rated: true,
     }

@@ -45,6 +45,7 @@ fn new_game(channel: String) -> NewGame {
         black: 2,
         start_fen: "start".into(),
         time_control: None,
+        time_odds: None,
         deadline: Some(0),
         rated: false,
     }

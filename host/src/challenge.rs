@@ -296,7 +296,7 @@ pub(crate) async fn open_place_titled(cx: &Ctx<'_>, title: &str) -> Result<Strin
 /// (the channel of the challenge) when that is elsewhere.
 pub(crate) fn started(cx: &Ctx<'_>, table: &Table, asked_in: &str) -> Reply {
     let g = &table.record.game;
-    let time = table.time_control().map_or("no clock".to_string(), |tc| tc.describe());
+    let time = table.describe_time();
     let rated = if g.rated { "rated" } else { "unrated" };
     let text = format!(
         "Game {} begins: {} (White) against {} (Black), {}, {time}, {rated}. {} Moves: `/move e4`, `/moves` lists them.",

@@ -110,13 +110,65 @@ impl TimeControl {
 
     /// The time `color` has for its next move, from the moves so far (`first` moved first).
     pub fn allowance(self, moves: &[data::Move], first: Color, color: Color) -> i64 {
+        self.allowance_from(self.initial_ms(), moves, first, color)
+    }
+
+    /// [`allowance`](Self::allowance) for a side whose base time is `base_ms` (a game with time
+    /// odds): in correspondence the allowance of each move, live the budget for the game.
+    pub fn allowance_from(self, base_ms: i64, moves: &[data::Move], first: Color, color: Color) -> i64 {
         match self {
-            TimeControl::Correspondence { .. } => self.initial_ms(),
+            TimeControl::Correspondence { .. } => base_ms,
             TimeControl::Live { .. } => {
                 let own = moves.iter().enumerate().filter(|(i, _)| mover(first, *i) == color);
-                self.initial_ms() + own.map(|(_, m)| self.increment_ms() - m.time_used_ms).sum::<i64>()
+                base_ms + own.map(|(_, m)| self.increment_ms() - m.time_used_ms).sum::<i64>()
             }
         }
+    }
+
+    /// The base times (White's, Black's) of an Armageddon decider under this clock: White keeps
+    /// the full base and Black has four fifths of it, the 5-to-4 of FIDE's usual Armageddon
+    /// (White 5 minutes, Black 4), so that White's extra time weighs against Black's draw odds.
+    /// Scaled rather than fixed, it fits every time control; the increment stays the same for
+    /// both. In correspondence it is each move's allowance: 3 days for White, 2.4 for Black.
+    /// Every base Chimera offers is whole minutes or days, so four fifths is exact.
+    pub fn armageddon_bases(self) -> (i64, i64) {
+        let base = self.initial_ms();
+        (base, base / 5 * 4)
+    }
+
+    /// [`describe`](Self::describe) for a game with time odds: `10+5 with time odds: White 10
+    /// minutes and Black 8 minutes, each plus 5 seconds a move`.
+    pub fn describe_odds(self, white_ms: i64, black_ms: i64) -> String {
+        let per_move = if self.is_live() { "" } else { " per move" };
+        let increment = match self {
+            TimeControl::Live { increment, .. } if increment > 0 => {
+                format!(", each plus {increment} second{} a move", if increment == 1 { "" } else { "s" })
+            }
+            _ => String::new(),
+        };
+        format!(
+            "{self} with time odds: White {}{per_move} and Black {}{per_move}{increment}",
+            spell_duration(white_ms),
+            spell_duration(black_ms)
+        )
+    }
+}
+
+/// A length of time in words, exactly: `8 minutes`, `2 minutes 24 seconds`, `2 days 9 hours 36
+/// minutes`.
+pub fn spell_duration(ms: i64) -> String {
+    let ms = ms.max(0);
+    let parts =
+        [(ms / DAY_MS, "day"), (ms / 3_600_000 % 24, "hour"), (ms / 60_000 % 60, "minute"), (ms / 1000 % 60, "second")];
+    let words: Vec<String> = parts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| format!("{n} {unit}{}", if *n == 1 { "" } else { "s" }))
+        .collect();
+    if words.is_empty() {
+        format!("{ms} ms")
+    } else {
+        words.join(" ")
     }
 }
 
@@ -248,6 +300,30 @@ mod tests {
         assert_eq!(tc.allowance(&moves, Color::White, Color::Black), 300_000 + 3_000 - 1_000);
         let days = TimeControl::Correspondence { days: 2 };
         assert_eq!(days.allowance(&moves, Color::White, Color::Black), 2 * DAY_MS);
+    }
+
+    #[test]
+    fn an_armageddon_decider_gives_white_five_fourths_of_blacks_time() {
+        let live = TimeControl::Live { minutes: 10, increment: 5 };
+        assert_eq!(live.armageddon_bases(), (600_000, 480_000));
+        assert_eq!(TimeControl::Live { minutes: 5, increment: 0 }.armageddon_bases(), (300_000, 240_000));
+        assert_eq!(TimeControl::Correspondence { days: 3 }.armageddon_bases(), (3 * DAY_MS, 3 * DAY_MS * 4 / 5));
+        assert_eq!(
+            live.describe_odds(600_000, 480_000),
+            "10+5 with time odds: White 10 minutes and Black 8 minutes, each plus 5 seconds a move"
+        );
+        assert_eq!(
+            TimeControl::Live { minutes: 3, increment: 0 }.describe_odds(180_000, 144_000),
+            "3+0 with time odds: White 3 minutes and Black 2 minutes 24 seconds"
+        );
+        assert_eq!(
+            TimeControl::Correspondence { days: 3 }.describe_odds(3 * DAY_MS, 3 * DAY_MS * 4 / 5),
+            "3d with time odds: White 3 days per move and Black 2 days 9 hours 36 minutes per move"
+        );
+        // Each side's allowance starts from its own base; the increment is the same.
+        let moves = [played(1_000), played(2_000)];
+        assert_eq!(live.allowance_from(480_000, &moves, Color::White, Color::Black), 480_000 + 5_000 - 2_000);
+        assert_eq!(TimeControl::Correspondence { days: 3 }.allowance_from(7, &moves, Color::White, Color::Black), 7);
     }
 
     #[test]

@@ -221,6 +221,7 @@ mod tests {
                     result: Some(result_of(&outcome)),
                     reason: Some(text.to_string()),
                     time_control: None,
+                    time_odds: None,
                     deadline: None,
                     rated: false,
                     pairing: None,

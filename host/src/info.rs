@@ -90,7 +90,7 @@ pub(crate) async fn game(cx: &Ctx<'_>) -> Handled {
         "Game {}, {}, {}, {}.",
         g.id,
         table.variant().name(),
-        table.time_control().map_or("no clock".to_string(), |tc| tc.describe()),
+        table.describe_time(),
         if g.rated { "rated" } else { "unrated" }
     )];
     for color in Color::ALL {

@@ -241,8 +241,11 @@ impl Host {
     pub async fn handle(&self, request: Request, places: &dyn Places) -> Reply {
         let now = self.now();
         let limit = self.settings().limits.commands;
-        if !self.inner.throttle.admit(&request.platform, &request.user.id, now, limit) {
-            return Reply::error(limits::too_fast(limit));
+        match self.inner.throttle.admit(&request.platform, &request.user.id, now, limit) {
+            limits::Admission::Admitted => {}
+            limits::Admission::Refused => return Reply::error(limits::too_fast(limit)),
+            // Said once a window: a flood must not make the bot flood the room in answer.
+            limits::Admission::RefusedAgain => return Reply { quiet: true, ..Reply::error(limits::too_fast(limit)) },
         }
         let cx = Ctx {
             host: self,

@@ -39,30 +39,56 @@ pub const RATE_WINDOW_MS: i64 = 10_000;
 /// Each user's latest commands, to refuse those over the rate.
 #[derive(Default)]
 pub(crate) struct Throttle {
-    recent: Mutex<HashMap<(String, String), VecDeque<i64>>>,
+    recent: Mutex<HashMap<(String, String), Recent>>,
+}
+
+/// One user's commands within the window, and when they were last told they are over the rate.
+#[derive(Default)]
+struct Recent {
+    times: VecDeque<i64>,
+    told: Option<i64>,
+}
+
+/// What the throttle says to one command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Admission {
+    Admitted,
+    /// Over the rate, and the first refusal of the window: the user is told.
+    Refused,
+    /// Over the rate, and already told within the window: a chat adapter that answers in the
+    /// room leaves it unsaid, so that a flood gets one answer, not one per message.
+    RefusedAgain,
 }
 
 impl Throttle {
     /// Counts a command of `user` at `now`, unless `limit` of theirs already fall within the
-    /// window: then it is refused, and not counted (waiting always helps).
-    pub fn admit(&self, platform: &str, user: &str, now: i64, limit: usize) -> bool {
+    /// window: then it is refused, and not counted (waiting always helps). Of the refusals, the
+    /// first in any window is [`Admission::Refused`], the rest [`Admission::RefusedAgain`].
+    pub fn admit(&self, platform: &str, user: &str, now: i64, limit: usize) -> Admission {
         let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
-        let times = recent.entry((platform.to_string(), user.to_string())).or_default();
-        while times.front().is_some_and(|&t| t <= now - RATE_WINDOW_MS) {
-            times.pop_front();
+        let user = recent.entry((platform.to_string(), user.to_string())).or_default();
+        while user.times.front().is_some_and(|&t| t <= now - RATE_WINDOW_MS) {
+            user.times.pop_front();
         }
-        if times.len() >= limit {
-            return false;
+        if user.times.len() < limit {
+            user.times.push_back(now);
+            return Admission::Admitted;
         }
-        times.push_back(now);
-        true
+        if user.told.is_some_and(|t| t > now - RATE_WINDOW_MS) {
+            return Admission::RefusedAgain;
+        }
+        user.told = Some(now);
+        Admission::Refused
     }
 
     /// Forgets users who have been quiet for a whole window, so memory follows the users of the
     /// last ten seconds, not everyone ever seen.
     pub fn forget_quiet(&self, now: i64) {
         let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
-        recent.retain(|_, times| times.back().is_some_and(|&t| t > now - RATE_WINDOW_MS));
+        let recent_enough = |t: &i64| *t > now - RATE_WINDOW_MS;
+        recent.retain(|_, user| {
+            user.times.back().is_some_and(recent_enough) || user.told.is_some_and(|t| recent_enough(&t))
+        });
     }
 
     #[cfg(test)]
@@ -87,14 +113,36 @@ mod tests {
     #[test]
     fn the_rate_is_per_user_and_the_window_slides() {
         let throttle = Throttle::default();
+        let admitted = |platform, user, now| throttle.admit(platform, user, now, 3) == Admission::Admitted;
         for i in 0..3 {
-            assert!(throttle.admit("discord", "flood", i * 100, 3));
+            assert!(admitted("discord", "flood", i * 100));
         }
-        assert!(!throttle.admit("discord", "flood", 500, 3), "the fourth within ten seconds");
-        assert!(throttle.admit("discord", "calm", 500, 3), "others are not slowed");
-        assert!(throttle.admit("matrix", "flood", 500, 3), "the same id elsewhere is someone else");
-        assert!(!throttle.admit("discord", "flood", 9_999, 3));
-        assert!(throttle.admit("discord", "flood", 10_000, 3), "the first has left the window");
+        assert!(!admitted("discord", "flood", 500), "the fourth within ten seconds");
+        assert!(admitted("discord", "calm", 500), "others are not slowed");
+        assert!(admitted("matrix", "flood", 500), "the same id elsewhere is someone else");
+        assert!(!admitted("discord", "flood", 9_999));
+        assert!(admitted("discord", "flood", 10_000), "the first has left the window");
+    }
+
+    #[test]
+    fn a_flood_is_told_once_a_window() {
+        let throttle = Throttle::default();
+        let admit = |now| throttle.admit("matrix", "flood", now, 2);
+        assert_eq!((admit(0), admit(1)), (Admission::Admitted, Admission::Admitted));
+        assert_eq!(admit(2), Admission::Refused, "the first refusal is said");
+        for now in 3..200 {
+            assert_eq!(admit(now), Admission::RefusedAgain, "the flood goes unanswered");
+        }
+        // The window slides on: two more get in, and the next refusal is more than a window
+        // after the last one said, so it is said again.
+        assert_eq!((admit(10_000), admit(10_001)), (Admission::Admitted, Admission::Admitted));
+        assert_eq!(admit(10_002), Admission::Refused);
+        assert_eq!(admit(10_003), Admission::RefusedAgain);
+        // Within a window of the last refusal said, silence, even once the commands it refused
+        // have left theirs; after it, the user is told again.
+        assert_eq!((admit(20_001), admit(20_001)), (Admission::Admitted, Admission::Admitted));
+        assert_eq!(admit(20_001), Admission::RefusedAgain, "told at 10,002, less than a window ago");
+        assert_eq!(admit(20_003), Admission::Refused);
     }
 
     #[test]

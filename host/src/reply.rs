@@ -142,11 +142,16 @@ impl Message {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reply {
     pub messages: Vec<Message>,
+    /// A refusal the user has already been given (a command over the rate, again within the
+    /// window): a transport that answers in public (Matrix, where a refusal is a reply in the
+    /// room) leaves it unsaid, so that a user who floods gets one answer, not one per message;
+    /// one that answers privately (Discord's ephemeral messages, the console) may show it.
+    pub quiet: bool,
 }
 
 impl Reply {
     pub fn one(message: Message) -> Reply {
-        Reply { messages: vec![message] }
+        Reply { messages: vec![message], quiet: false }
     }
 
     pub fn error(text: impl Into<String>) -> Reply {

@@ -18,6 +18,8 @@ pub(crate) struct Table {
     /// The game so far, replayed from the start position.
     pub game: Game,
     time: Option<TimeControl>,
+    /// Each side's base time (White's, Black's) when they differ: an Armageddon decider.
+    odds: Option<(i64, i64)>,
 }
 
 impl Table {
@@ -27,13 +29,20 @@ impl Table {
         let broken = |why: String| stored::unreadable(record.game.record(), why);
         let variant = record.game.variant()?;
         let time = record.game.time_control()?;
+        let odds = match (time, record.game.time_odds) {
+            (_, None) => None,
+            (Some(_), Some(o)) if o.white_base_ms > 0 && o.black_base_ms > 0 => {
+                Some((o.white_base_ms, o.black_base_ms))
+            }
+            (_, Some(o)) => return Err(broken(format!("{o:?} are not time odds Chimera gives"))),
+        };
         let start = Position::from_fen(variant, &record.game.start_fen).map_err(|e| broken(e.to_string()))?;
         let mut game = Game::new(start);
         for m in &record.moves {
             let parsed = game.position().parse_coord(&m.coord).map_err(|e| broken(format!("ply {}: {e}", m.ply)))?;
             game.play(parsed).map_err(|e| broken(format!("ply {}: {e}", m.ply)))?;
         }
-        Ok(Table { record, white, black, game, time })
+        Ok(Table { record, white, black, game, time, odds })
     }
 
     /// The table after one more move: `stored` as the database keeps it, `game` the rules' game
@@ -100,6 +109,25 @@ impl Table {
         self.time
     }
 
+    /// The base time of `color`: the time control's, unless the game gives time odds.
+    pub fn base_ms(&self, color: Color) -> Option<i64> {
+        let time = self.time?;
+        Some(match (self.odds, color) {
+            (Some((white, _)), Color::White) => white,
+            (Some((_, black)), Color::Black) => black,
+            (None, _) => time.initial_ms(),
+        })
+    }
+
+    /// The clock in words, with each side's time when they differ.
+    pub fn describe_time(&self) -> String {
+        match (self.time, self.odds) {
+            (None, _) => "no clock".to_string(),
+            (Some(time), None) => time.describe(),
+            (Some(time), Some((white, black))) => time.describe_odds(white, black),
+        }
+    }
+
     /// The rules' game with its stored ending: a finished game's resignation, time-out or draw
     /// is applied, as its moves alone do not show them.
     pub fn ended_game(&self) -> Game {
@@ -120,7 +148,8 @@ impl Table {
 
     /// The time `color` has for its next move, by the moves played so far.
     pub fn allowance(&self, color: Color) -> Option<i64> {
-        self.time_control().map(|tc| tc.allowance(&self.record.moves, self.first(), color))
+        let (time, base) = (self.time_control()?, self.base_ms(color)?);
+        Some(time.allowance_from(base, &self.record.moves, self.first(), color))
     }
 }
 

@@ -231,6 +231,7 @@ async fn chimera_plays_on_in_a_level_position_and_takes_a_draw_in_a_lost_one() {
                 black: chimera.id,
                 start_fen: "1nb1kbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1".into(),
                 time_control: None,
+                time_odds: None,
                 deadline: None,
                 rated: false,
             };

@@ -81,6 +81,7 @@ fn write_games(db: &Db, n: usize, time: data::TimeControl, deadline: i64) -> Vec
                         black,
                         start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
                         time_control: Some(time),
+                        time_odds: None,
                         deadline: Some(deadline),
                         rated: false,
                     };

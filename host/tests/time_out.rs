@@ -44,6 +44,7 @@ async fn flag(variant: &str, fen: &str) -> (String, String) {
                     black,
                     start_fen: fen.into(),
                     time_control: Some(time),
+                    time_odds: None,
                     deadline: Some(T0 + 5 * MINUTE),
                     rated: true,
                 };

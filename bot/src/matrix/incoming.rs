@@ -101,16 +101,15 @@ impl Bot {
         };
         let channel = Channel { room: room.room_id().to_owned(), thread };
         let html = content.formatted.as_ref().map(|f| f.body.as_str());
-        let said = text::said(&content.body, html);
-        let command = match text::command_line(&said, &self.settings.prefix) {
-            Some(line) => self.read(room, &line).await,
-            None => {
+        let command = match text::read(&content.body, html, &self.settings.prefix) {
+            text::Said::Command(line) => self.read(room, &line).await,
+            text::Said::Text(said) => {
                 let channel_id = channel.to_string();
                 if !self.host.is_bare_move(PLATFORM, &channel_id, event.sender.as_str(), &said).await? {
                     // Chat: no answer, and nothing to remember.
                     return Ok(());
                 }
-                Ok(Command::Move { text: said.clone(), confirm: false, game: None })
+                Ok(Command::Move { text: said, confirm: false, game: None })
             }
         };
         let origin = Origin { channel, event: Some(event.event_id.clone()), asker: event.sender.clone() };
@@ -118,7 +117,11 @@ impl Bot {
             Ok(command) => self.run(room, &origin, &id, command).await?,
             Err(why) => Reply::error(why),
         };
-        self.answer(&origin, &id, reply).await?;
+        // A refusal already given (a flood over the command rate) is not said again: every
+        // answer here is a message in the room.
+        if !reply.quiet {
+            self.answer(&origin, &id, reply).await?;
+        }
         self.ledger.mark_handled(&id, self.host.now())?;
         Ok(())
     }
@@ -154,7 +157,7 @@ impl Bot {
             Err(why) => Reply::error(why),
         };
         if reply.is_error() {
-            if called {
+            if called && !reply.quiet {
                 self.answer(&origin, &id, reply).await?;
             }
         } else {

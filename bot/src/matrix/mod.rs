@@ -13,23 +13,25 @@
 //! What it guarantees: sync resumes from the token the SDK stored, so a restart replays nothing
 //! the homeserver already gave; an event is answered at most once even so (the ledger, and the
 //! event id as the host's request id); events from before the bot joined a room, or older than
-//! [`STALE_AFTER`] at start-up, are never acted on. One room's events are handled in the order
-//! they came, rooms side by side. On SIGINT or SIGTERM the bot stops syncing, finishes the
+//! [`STALE_AFTER`] at start-up, are never acted on. Each person's events in a room are handled
+//! in the order they came, everyone else's side by side (`queues`), so a user who floods a room
+//! slows only themself; and the host refuses a flood out loud once every ten seconds, the rest
+//! of it silently (a quiet reply is not sent). On SIGINT or SIGTERM the bot stops syncing, finishes the
 //! events it has, and exits.
 
 mod channel;
 mod incoming;
 mod ledger;
 mod outgoing;
+mod queues;
 mod session;
 mod settings;
 pub mod text;
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -42,8 +44,6 @@ use matrix_sdk::ruma::events::room::message::OriginalSyncRoomMessageEvent;
 use matrix_sdk::ruma::serde::Raw;
 use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId};
 use matrix_sdk::Room;
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 use tracing::{info, warn};
 
 use host::Host;
@@ -99,9 +99,9 @@ pub(crate) struct Bot {
     speaker: outgoing::Speaker,
     /// Events sent before this are stale (see [`STALE_AFTER`]).
     not_before: MilliSecondsSinceUnixEpoch,
-    /// Each room's queue, worked by one task, so a room's events are handled in order.
-    queues: Mutex<HashMap<OwnedRoomId, mpsc::UnboundedSender<Job>>>,
-    workers: Mutex<Vec<JoinHandle<()>>>,
+    /// A queue for each sender in each room, each worked by a task of its own, so a person's
+    /// events are handled in order and nobody waits behind anyone else's.
+    queues: Arc<queues::Queues<(OwnedRoomId, OwnedUserId), Job>>,
 }
 
 /// Runs the bot until `stop` completes, then lets it finish the events it has.
@@ -125,16 +125,8 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         prefix: settings.prefix.as_str().into(),
         ledger: Arc::clone(&ledger),
     };
-    let bot = Arc::new(Bot {
-        host,
-        settings,
-        me,
-        ledger,
-        speaker,
-        not_before,
-        queues: Mutex::new(HashMap::new()),
-        workers: Mutex::new(Vec::new()),
-    });
+    let bot =
+        Arc::new(Bot { host, settings, me, ledger, speaker, not_before, queues: queues::Queues::new(queues::IDLE) });
     client.add_event_handler_context(Arc::clone(&bot));
     client.add_event_handler(on_invite);
     client.add_event_handler(|event: OriginalSyncRoomMessageEvent, room: Room, bot: Ctx<Arc<Bot>>| async move {
@@ -236,12 +228,16 @@ impl Bot {
     }
 
     fn enqueue(self: &Arc<Self>, room: &Room, job: Job) {
-        let mut queues = self.queues.lock().unwrap_or_else(|e| e.into_inner());
-        let sender = queues.entry(room.room_id().to_owned()).or_insert_with(|| {
-            let (sender, mut jobs) = mpsc::unbounded_channel();
+        let sender = match &job {
+            Job::Message(event) => event.sender.clone(),
+            Job::Reaction(event) => event.sender.clone(),
+        };
+        let key = (room.room_id().to_owned(), sender);
+        let taken = self.queues.push(key, job, || {
             let (bot, room) = (Arc::clone(self), room.clone());
-            let worker = tokio::spawn(async move {
-                while let Some(job) = jobs.recv().await {
+            move |job| {
+                let (bot, room) = (Arc::clone(&bot), room.clone());
+                async move {
                     let done = match job {
                         Job::Message(event) => bot.on_message(&room, *event).await,
                         Job::Reaction(event) => bot.on_reaction(&room, event).await,
@@ -250,21 +246,15 @@ impl Bot {
                         warn!(room = %room.room_id(), "handling an event failed: {e:#}");
                     }
                 }
-            });
-            self.workers.lock().unwrap_or_else(|e| e.into_inner()).push(worker);
-            sender
+            }
         });
-        if sender.send(job).is_err() {
+        if !taken {
             warn!(room = %room.room_id(), "an event came after shutdown; left for the next start");
         }
     }
 
-    /// Closes every room's queue and waits for the events in them to be handled.
+    /// Closes every queue and waits for the events in them to be handled.
     async fn finish(&self) {
-        self.queues.lock().unwrap_or_else(|e| e.into_inner()).clear();
-        let workers = std::mem::take(&mut *self.workers.lock().unwrap_or_else(|e| e.into_inner()));
-        for worker in workers {
-            let _ = worker.await;
-        }
+        self.queues.finish().await;
     }
 }

@@ -7,84 +7,7 @@ use std::fmt::Write as _;
 
 use super::channel::Channel;
 
-/// What a message says, as text: the HTML body when there is one, its mention pills
-/// (`<a href="https://matrix.to/#/@bob:example.org">Bob</a>`) written as the user ids they link
-/// and its reply quote (`<mx-reply>`) left out; else the plain body without its `> ` quote.
-pub fn said(body: &str, html: Option<&str>) -> String {
-    match html {
-        Some(html) => html_text(html),
-        None => body.lines().skip_while(|l| l.starts_with("> ")).collect::<Vec<_>>().join("\n").trim().to_string(),
-    }
-}
-
-fn html_text(html: &str) -> String {
-    let mut out = String::new();
-    let mut rest = html;
-    // Replies quote what they answer inside <mx-reply>; it is not what the person said.
-    if let (Some(start), Some(end)) = (rest.find("<mx-reply>"), rest.find("</mx-reply>")) {
-        if start < end {
-            out.push_str(&rest[..start]);
-            rest = &rest[end + "</mx-reply>".len()..];
-        }
-    }
-    while let Some(open) = rest.find('<') {
-        out.push_str(&rest[..open]);
-        let Some(close) = rest[open..].find('>') else {
-            rest = "";
-            break;
-        };
-        let tag = &rest[open + 1..open + close];
-        rest = &rest[open + close + 1..];
-        if tag.starts_with("a ") || tag.starts_with("A ") {
-            if let Some(user) = pill_target(tag) {
-                // The link's text is the name the client showed; the id is what it means.
-                let end = rest.find("</a>").unwrap_or(rest.len());
-                out.push_str(&user);
-                rest = rest.get(end + 4..).unwrap_or("");
-                continue;
-            }
-        }
-        if matches!(tag, "br" | "br/" | "br /" | "p" | "/p") {
-            out.push('\n');
-        }
-    }
-    out.push_str(rest);
-    unescape(&out).trim().to_string()
-}
-
-/// The user id a `matrix.to` link names, from an `<a ...>` tag's attributes.
-fn pill_target(tag: &str) -> Option<String> {
-    let at = tag.find("href=")?;
-    let value = &tag[at + 5..];
-    let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-    let value = &value[1..];
-    let href = &value[..value.find(quote)?];
-    let target = href.strip_prefix("https://matrix.to/#/")?;
-    let target = target.split('?').next().unwrap_or(target);
-    let target = target.replace("%40", "@").replace("%3A", ":").replace("%3a", ":");
-    target.starts_with('@').then_some(target)
-}
-
-fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&nbsp;", " ")
-        .replace("&amp;", "&")
-}
-
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// A command line typed with the room's prefix (`!move e4`) as the host reads it (`/move e4`);
-/// `None` when the text does not start with the prefix.
-pub fn command_line(text: &str, prefix: &str) -> Option<String> {
-    let rest = text.trim().strip_prefix(prefix)?;
-    (!rest.is_empty() && !rest.starts_with(char::is_whitespace)).then(|| format!("/{rest}"))
-}
+pub use crate::matrix_read::{command_line, escape, read, said, Said};
 
 /// The host's text with each command it names (`/accept`) as typed here (`!accept`): a `/`
 /// that starts a word and is followed by a command's name, or any word in code marks.
@@ -319,20 +242,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pills_read_as_user_ids_and_reply_quotes_are_dropped() {
-        let html = "<mx-reply><blockquote>old</blockquote></mx-reply>!challenge \
-                    <a href=\"https://matrix.to/#/@bob:example.org\">Bob Smith</a> variant:golem";
-        assert_eq!(said("Bob Smith: ...", Some(html)), "!challenge @bob:example.org variant:golem");
-        let encoded = "<a href='https://matrix.to/#/%40bob%3Aexample.org'>Bob</a> &amp; me";
-        assert_eq!(said("", Some(encoded)), "@bob:example.org & me");
-        assert_eq!(said("> <@a:x> e4\n\nNf3", None), "Nf3");
-    }
-
-    #[test]
     fn commands_take_the_prefix() {
-        assert_eq!(command_line("!move e4", "!").as_deref(), Some("/move e4"));
-        assert_eq!(command_line("! move", "!"), None);
-        assert_eq!(command_line("e4", "!"), None);
         assert_eq!(with_prefix("Type `/accept` or /help; and/or 1/2", "!"), "Type `!accept` or !help; and/or 1/2");
         assert_eq!(with_prefix("unknown command `/fly`", "!"), "unknown command `!fly`");
     }

@@ -131,6 +131,8 @@ fn every_earlier_version_migrates_to_the_latest_keeping_its_data(backend: &TestD
                     // Version 5 names each time control's kind by the size rule of before.
                     let live = TimeControl { kind: ClockKind::Live, base_ms: 60_000, increment_ms: 0 };
                     assert_eq!(record.game.time_control, Some(live));
+                    // Version 8: games written before have no time odds, both sides the base.
+                    assert_eq!(record.game.time_odds, None);
                     let three_days =
                         TimeControl { kind: ClockKind::Correspondence, base_ms: 259_200_000, increment_ms: 0 };
                     assert_eq!(tx.challenges_of(2, 0)?[0].time_control, Some(three_days));
@@ -224,6 +226,22 @@ fn the_schema_itself_refuses_a_time_control_without_its_kind(db: &TestDb) {
     }
 }
 
+fn the_schema_itself_refuses_half_time_odds_or_odds_without_a_clock(db: &TestDb) {
+    let (store, game, _, _) = store_with_game(db);
+    for set in [
+        "white_base_ms = 600000",
+        "black_base_ms = 480000",
+        "white_base_ms = -1, black_base_ms = 480000",
+        "white_base_ms = 600000, black_base_ms = 480000, base_ms = NULL, increment_ms = NULL, clock_kind = NULL",
+    ] {
+        let err = store.execute_raw(&format!("UPDATE games SET {set} WHERE id = {game}")).unwrap_err();
+        assert!(refused_by_schema(&err), "{set}: {err}");
+    }
+    store
+        .execute_raw(&format!("UPDATE games SET white_base_ms = 600000, black_base_ms = 480000 WHERE id = {game}"))
+        .unwrap();
+}
+
 fn a_read_is_not_blocked_by_a_writer_and_sees_its_last_snapshot(db: &TestDb) {
     let (mut writer, _, _, _) = store_with_game(db);
     let reader = db.store();
@@ -257,5 +275,6 @@ on_both_backends!(
     reopening_finds_everything_committed,
     the_schema_itself_refuses_a_second_active_game_in_a_channel,
     the_schema_itself_refuses_a_time_control_without_its_kind,
+    the_schema_itself_refuses_half_time_odds_or_odds_without_a_clock,
     a_read_is_not_blocked_by_a_writer_and_sees_its_last_snapshot,
 );

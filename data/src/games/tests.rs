@@ -1,6 +1,7 @@
 use crate::testing::{new_game, nth_move, on_both_backends, store_with_game, two_players, TestDb};
 use crate::{
-    ClockKind, Color, Error, Finish, GameResult, GameState, Glicko, OfferKind, Proposal, RatingUpdate, TimeControl,
+    ClockKind, Color, Error, Finish, GameResult, GameState, Glicko, NewGame, OfferKind, Proposal, RatingUpdate,
+    TimeControl, TimeOdds,
 };
 
 fn glicko(rating: f64) -> Glicko {
@@ -241,7 +242,24 @@ fn ratings_update_only_from_the_state_they_were_computed_from_and_rank_by_rating
         .unwrap();
 }
 
+fn time_odds_are_stored_with_the_game_and_read_back(db: &TestDb) {
+    let (mut store, plain, white, black) = store_with_game(db);
+    let odds = TimeOdds { white_base_ms: 600_000, black_base_ms: 480_000 };
+    let new = NewGame { time_odds: Some(odds), ..new_game("c2", white, black) };
+    let created = store.write(|tx| tx.create_game(&new, 1)).unwrap();
+    assert_eq!(created.time_odds, Some(odds));
+    assert_eq!((odds.base_ms(Color::White), odds.base_ms(Color::Black)), (600_000, 480_000));
+    store
+        .read(|tx| {
+            assert_eq!(tx.active_game("test", "c2")?.unwrap().game.time_odds, Some(odds));
+            assert_eq!(tx.game(plain)?.time_odds, None, "a game without odds has none");
+            Ok(())
+        })
+        .unwrap();
+}
+
 on_both_backends!(
+    time_odds_are_stored_with_the_game_and_read_back,
     a_created_game_is_the_active_game_of_its_channel_as_it_was_given,
     a_busy_channel_refuses_a_second_game_until_the_first_ends,
     finishing_records_result_and_both_ratings_in_one_commit,

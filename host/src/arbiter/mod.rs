@@ -14,7 +14,10 @@
 //! - Tournament games cannot be aborted (an abort would leave a pairing without a result).
 //! - Withdrawal forfeits the withdrawn player's unfinished game to the opponent.
 //! - Knockout: a drawn game is followed by a decider with colours reversed, in which a draw
-//!   counts as a win for Black (Armageddon); the pairing records who went through.
+//!   counts as a win for Black (Armageddon); the pairing records who went through. A timed
+//!   decider gives White more time for it: White the full base time, Black four fifths of it
+//!   (FIDE's usual 5 minutes against 4, scaled; the same increment), stored as the game's time
+//!   odds (`clock::TimeControl::armageddon_bases`).
 //! - A tournament whose start time comes with fewer than the players it needs is cancelled.
 
 mod commands;

@@ -3,10 +3,12 @@
 //! stored, and may run any number of times: each step re-checks inside its own transaction.
 
 use data::{
-    Format, GameState, NewGame, NewPairing, Pairing, PairingResult, Round, TournamentId, TournamentState, WriteTx,
+    Format, GameState, NewGame, NewPairing, Pairing, PairingResult, Round, TimeOdds, TournamentId, TournamentState,
+    WriteTx,
 };
 use rules::Position;
 
+use super::super::clock::spell_duration;
 use super::super::outbox::{Outbox, Picture};
 use super::super::stored::Terms;
 use super::super::table::Table;
@@ -264,7 +266,8 @@ fn needs_game(event: &Event, p: &Pairing) -> bool {
 async fn open_game(host: &Host, places: &dyn Places, event: &Event, round: &Round, p: &Pairing) -> Result<(), Refusal> {
     let variant = event.t.variant()?;
     let previous = event.game_of(p);
-    let decider = previous.is_some_and(|g| g.state == GameState::Finished);
+    // After a finished (drawn) first game; or again after a decider that was aborted.
+    let decider = previous.is_some_and(|g| g.state == GameState::Finished || is_decider(p, g));
     let (white, black) = match (decider, p.black) {
         (true, Some(black)) => (black, p.white),
         (_, Some(black)) => (p.white, black),
@@ -274,6 +277,14 @@ async fn open_game(host: &Host, places: &dyn Places, event: &Event, round: &Roun
     let title =
         format!("Round {} · Board {}{what} · {} vs {}", round.number, p.board, event.name(white), event.name(black));
     let (now, outbox, tid) = (host.now(), host.outbox(), event.t.id);
+    // A timed decider gives White more time, to weigh against Black's draw odds (Armageddon).
+    let time = event.time_control()?;
+    let time_odds = time.filter(|_| decider).map(|tc| {
+        let (white_base_ms, black_base_ms) = tc.armageddon_bases();
+        TimeOdds { white_base_ms, black_base_ms }
+    });
+    // White moves first, on White's base.
+    let deadline = time.map(|tc| now + time_odds.map_or(tc.initial_ms(), |o| o.white_base_ms));
     let new = NewGame {
         platform: event.t.platform.clone(),
         server: Some(event.t.server.clone()).filter(|s| !s.is_empty()),
@@ -283,7 +294,8 @@ async fn open_game(host: &Host, places: &dyn Places, event: &Event, round: &Roun
         black,
         start_fen: Position::start(variant).fen(),
         time_control: event.t.time_control,
-        deadline: event.time_control()?.map(|tc| now + tc.initial_ms()),
+        time_odds,
+        deadline,
         rated: event.t.rated,
     };
     let expected_previous = previous.map(|g| g.id);
@@ -401,11 +413,23 @@ async fn close_round(host: &Host, id: TournamentId, round_id: data::RoundId) -> 
     Ok(())
 }
 
-/// What a decider's announcement adds.
-pub(crate) fn decider_note(pairing: &Pairing, game: &data::Game) -> Option<&'static str> {
-    is_decider(pairing, game).then_some(
-        "This is the decider after a drawn game: colours are reversed, and a draw sends Black through (Armageddon).",
-    )
+/// What a decider's announcement adds: the Armageddon terms, Black's draw odds and, when the
+/// game is timed, White's extra time.
+pub(crate) fn decider_note(pairing: &Pairing, game: &data::Game) -> Option<String> {
+    if !is_decider(pairing, game) {
+        return None;
+    }
+    let time = match game.time_odds {
+        Some(odds) => format!(
+            ", White has more time ({} against {})",
+            spell_duration(odds.white_base_ms),
+            spell_duration(odds.black_base_ms)
+        ),
+        None => String::new(),
+    };
+    Some(format!(
+        "This is the decider after a drawn game: colours are reversed{time}, and a draw sends Black through (Armageddon)."
+    ))
 }
 
 /// What a bye scored, as announced.

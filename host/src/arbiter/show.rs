@@ -4,7 +4,7 @@
 use data::{Format, PairingResult, Round, TournamentId};
 use rules::Color;
 
-use super::super::clock::format_duration;
+use super::super::clock::{format_duration, spell_duration};
 use super::super::stored::Terms;
 use super::super::table::Table;
 use super::super::tournament::tiebreak::{self, Standing};
@@ -48,7 +48,7 @@ pub(crate) fn game_started(
     decider: bool,
 ) -> Vec<Message> {
     let g = &table.record.game;
-    let time = table.time_control().map_or("no clock".to_string(), |tc| tc.describe());
+    let time = table.describe_time();
     let mut text = format!(
         "{}, round {}, board {}: game {}, {} (White) against {} (Black), {}, {time}, {}.",
         capital(&event.title()),
@@ -62,7 +62,7 @@ pub(crate) fn game_started(
     );
     if let Some(note) = decider_note(pairing, g) {
         text.push(' ');
-        text.push_str(note);
+        text.push_str(&note);
     }
     text.push_str(&format!(" {} Moves: `/move e4`.", to_move_line(table)));
     let start = Message::text(text)
@@ -73,18 +73,32 @@ pub(crate) fn game_started(
     if decider {
         messages.push(
             Message::text(format!(
-                "Round {} board {} was drawn, so {} and {} play a decider in #{}: colours reversed, and a draw sends Black ({}) through.",
+                "Round {} board {} was drawn, so {} and {} play a decider in #{}: colours reversed,{} and a draw sends Black ({}) through.",
                 round.number,
                 pairing.board,
                 table.name(Color::White),
                 table.name(Color::Black),
                 g.channel,
+                more_time(table),
                 table.name(Color::Black)
             ))
             .in_channel(&event.t.channel),
         );
     }
     messages
+}
+
+/// What the decider's announcement says of White's extra time, if the game is timed.
+fn more_time(table: &Table) -> String {
+    match (table.base_ms(Color::White), table.base_ms(Color::Black)) {
+        (Some(white), Some(black)) if white != black => format!(
+            " White ({}) has more time ({} against {}),",
+            table.name(Color::White),
+            spell_duration(white),
+            spell_duration(black)
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The current round's pairings, announced in the tournament's channel.

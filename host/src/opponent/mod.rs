@@ -148,6 +148,7 @@ pub(crate) async fn play(
                     black,
                     start_fen: Position::start(variant).fen(),
                     time_control: Some(stored::to_time_control(time)),
+                    time_odds: None,
                     deadline: Some(now + time.initial_ms()),
                     rated: false,
                 };

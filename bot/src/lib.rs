@@ -18,12 +18,12 @@ pub mod console;
 pub mod discord;
 #[cfg(feature = "matrix")]
 pub mod matrix;
-#[cfg(any(feature = "discord", feature = "matrix"))]
-mod progress;
 /// The Matrix adapter's message reader (text, pills, the prefix), with no matrix-sdk in it: in
 /// the library with or without the `matrix` feature, for the fuzz target `matrix_text`.
 #[path = "matrix/read.rs"]
 pub mod matrix_read;
+#[cfg(any(feature = "discord", feature = "matrix"))]
+mod progress;
 mod render_cmd;
 pub mod settings;
 pub mod uci;

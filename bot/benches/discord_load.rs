@@ -564,6 +564,9 @@ fn start_bot(fake: &FakeDiscord, db: &str, shard: u32, shards: u32) -> Child {
         .env("DISCORD_PROXY_URL", fake.base_url())
         .env("DISCORD_SHARDS", format!("{shard}-{shard}/{shards}"))
         .env("CHIMERA_DB", db)
+        // The load is many players at a pace no person keeps: the per-user command limit
+        // (`CHIMERA_LIMIT_COMMANDS`) would refuse the set-up's quick moves.
+        .env("CHIMERA_LIMIT_COMMANDS", "100000")
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
         .spawn()

@@ -65,3 +65,16 @@ fn strict_scripts_stop_at_the_first_error_and_others_go_on() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("Game 1 begins"));
 }
+
+#[test]
+fn a_script_is_not_held_to_the_rate_of_people_typing() {
+    // Thirty commands from one person, read in well under the ten seconds in which a person
+    // typing may send twenty: a script (a long game replayed from a file) must play through.
+    let script = "alice: /help\n".repeat(30);
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(dir.path(), &script, true);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "--strict stops at a refusal: {stdout}");
+    assert_eq!(stdout.matches("> alice: /help").count(), 30, "{stdout}");
+    assert!(!stdout.contains("faster than Chimera"), "{stdout}");
+}

@@ -67,7 +67,13 @@ pub fn run(args: ConsoleArgs) -> Result<ExitCode> {
 }
 
 async fn session(args: ConsoleArgs) -> Result<ExitCode> {
-    let host = Host::open(Settings::new(&args.db, PLATFORM)).await?;
+    let mut settings = Settings::new(&args.db, PLATFORM);
+    if args.script.is_some() {
+        // A script is the operator's own file, read as fast as the disk gives it: the command
+        // rate limit is for people typing, and would refuse a long game's moves.
+        settings.limits.commands = usize::MAX;
+    }
+    let host = Host::open(settings).await?;
     let console = Console::new(host, &args.channel).with_managers(&args.managers);
     let mut printer = Printer::new(&args.boards, io::stdout().is_terminal());
     let out = &mut io::stdout().lock();

@@ -466,8 +466,11 @@ async fn play_to_the_end(
     let mover = if position.turn() == rules::Color::White { white } else { black };
     let asked = fake.slash(mover, channel, "resign", json!({})).expect("a resignation").response().await;
     let asked = asked.expect("resigning asks to confirm").message;
-    let resigned = fake.click(mover, asked.id, "/resign confirm:yes").expect("a click").response().await;
-    let resigned = resigned.expect("the resignation is answered").message;
+    let confirm = asked.components().into_iter().filter_map(|c| c.custom_id);
+    let confirm = confirm.into_iter().find(|id| id.starts_with("/resign confirm:yes")).expect("a button to confirm");
+    let click = fake.click(mover, asked.id, &confirm).expect("a click");
+    click.response().await.expect("the click is answered");
+    let resigned = click.followups(1).await.expect("the resignation follows").remove(0);
     assert!(resigned.content.contains("resigns"), "the game ends: {}", resigned.content);
     plies
 }

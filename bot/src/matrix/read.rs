@@ -31,7 +31,9 @@ pub fn read(body: &str, html: Option<&str>, prefix: &str) -> Said {
 pub fn said(body: &str, html: Option<&str>) -> String {
     match html {
         Some(html) => html_text(html),
-        None => body.lines().skip_while(|l| l.starts_with("> ")).collect::<Vec<_>>().join("\n").trim().to_string(),
+        // Split on `\n` alone, not `lines()`, which also drops a `\r` before each `\n`: the HTML
+        // body keeps every character, and both bodies must read the same.
+        None => body.split('\n').skip_while(|l| l.starts_with("> ")).collect::<Vec<_>>().join("\n").trim().to_string(),
     }
 }
 
@@ -116,6 +118,15 @@ mod tests {
         let encoded = "<a href='https://matrix.to/#/%40bob%3Aexample.org'>Bob</a> &amp; me";
         assert_eq!(said("", Some(encoded)), "@bob:example.org & me");
         assert_eq!(said("> <@a:x> e4\n\nNf3", None), "Nf3");
+    }
+
+    #[test]
+    fn a_carriage_return_reads_the_same_in_either_body() {
+        // Found by the `matrix_text` fuzz target: `lines()` dropped the `\r` of a quoted name
+        // in the plain body while the HTML body kept it, so one command read two ways.
+        let typed = "!accept challenger:\"a\r\nb\"";
+        assert_eq!(said(typed, None), said("", Some(typed)));
+        assert_eq!(said(typed, None), typed);
     }
 
     #[test]

@@ -109,22 +109,8 @@ impl World {
         (name.clone(), self.fake.add_user(&name))
     }
 
-    /// The value Discord sends for the choice `name` of an option (poise numbers its choices);
-    /// `command` may name a subcommand, as in `"tournament create"`.
     fn choice(&self, command: &str, option: &str, name: &str) -> serde_json::Value {
-        let mut path = command.split(' ');
-        let top = path.next().expect("a command");
-        let commands = self.fake.registered_commands();
-        let found = commands.iter().find(|c| c.name == top).unwrap_or_else(|| panic!("no /{top}"));
-        let mut options = found.json["options"].as_array().cloned().unwrap_or_default();
-        for sub in path {
-            let sub = options.iter().find(|o| o["name"] == sub).unwrap_or_else(|| panic!("no /{command}"));
-            options = sub["options"].as_array().cloned().unwrap_or_default();
-        }
-        let option = options.iter().find(|o| o["name"] == option).unwrap_or_else(|| panic!("no option {option}"));
-        let choices = option["choices"].as_array().cloned().unwrap_or_default();
-        let found = choices.iter().find(|c| c["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)));
-        found.unwrap_or_else(|| panic!("no choice {name} in {choices:?}"))["value"].clone()
+        self.fake.choice(command, option, name)
     }
 
     /// alice challenges bob as White in `channel`, bob accepts: the game is on.
@@ -525,8 +511,14 @@ async fn two_processes(schema: &pg_schema::PgSchema) {
         .expect("counted")
         .get(0);
     assert_eq!(overdue, 0, "a game past its deadline is still on");
-    let leases: i64 =
-        db.query_one("SELECT count(*) FROM leases WHERE expires_at > $1", &[&now_ms()]).expect("counted").get(0);
+    // The survivor's scheduler takes a tournament's lease for each step and gives it back at
+    // the step's end, and a lease the killed process held expires 30 s after its step began
+    // (`STEP_LEASE_MS`): one may be held at any given moment, but none may stay held.
+    let mut held = || -> i64 {
+        db.query_one("SELECT count(*) FROM leases WHERE expires_at > $1", &[&now_ms()]).expect("counted").get(0)
+    };
+    eventually("every tournament lease given back", Duration::from_secs(45), || held() == 0).await;
+    let leases = held();
     assert_eq!(leases, 0, "a tournament lease is still held");
     let unposted: i64 = db.query_one("SELECT count(*) FROM outbox", &[]).expect("counted").get(0);
     assert_eq!(unposted, 0, "an announcement was never posted");

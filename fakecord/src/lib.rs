@@ -320,6 +320,26 @@ impl FakeDiscord {
         self.shared.read(|w| (w.sessions.keys().copied().collect(), w.shard_count()))
     }
 
+    /// The value Discord sends for the choice named `name` (any case) of a registered command's
+    /// option, as the bot declared it (poise numbers its choices); `command` may name a
+    /// subcommand, as in `"tournament create"`. Panics, naming what is missing, when the bot
+    /// registered no such command, option or choice: a test asked for what is not there.
+    pub fn choice(&self, command: &str, option: &str, name: &str) -> Value {
+        let mut path = command.split(' ');
+        let top = path.next().expect("a command");
+        let commands = self.registered_commands();
+        let found = commands.iter().find(|c| c.name == top).unwrap_or_else(|| panic!("no /{top}"));
+        let mut options = found.json["options"].as_array().cloned().unwrap_or_default();
+        for sub in path {
+            let sub = options.iter().find(|o| o["name"] == sub).unwrap_or_else(|| panic!("no /{command}"));
+            options = sub["options"].as_array().cloned().unwrap_or_default();
+        }
+        let option = options.iter().find(|o| o["name"] == option).unwrap_or_else(|| panic!("no option {option}"));
+        let choices = option["choices"].as_array().cloned().unwrap_or_default();
+        let found = choices.iter().find(|c| c["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)));
+        found.unwrap_or_else(|| panic!("no choice {name} in {choices:?}"))["value"].clone()
+    }
+
     /// Every command the bot registered, global and per guild.
     pub fn registered_commands(&self) -> Vec<Command> {
         self.shared.read(|w| w.commands.clone())

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use fakecord::{CallbackType, ChannelId, FakeDiscord, GuildId, InteractionHandle, UserId};
 use rules::Variant;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::ledger::{played, Ack, Ledger};
 use crate::look::{Live, Look};
@@ -288,23 +288,6 @@ pub async fn against_chimera(world: World, index: usize, seed: u64) {
     }
 }
 
-/// The choice value of `name` for an option of a registered command.
-fn choice(fake: &FakeDiscord, command: &str, option: &str, name: &str) -> Value {
-    let mut path = command.split(' ');
-    let top = path.next().expect("a command");
-    let commands = fake.registered_commands();
-    let found = commands.iter().find(|c| c.name == top).unwrap_or_else(|| panic!("no /{top}"));
-    let mut options = found.json["options"].as_array().cloned().unwrap_or_default();
-    for sub in path {
-        let sub = options.iter().find(|o| o["name"] == sub).unwrap_or_else(|| panic!("no /{command}"));
-        options = sub["options"].as_array().cloned().unwrap_or_default();
-    }
-    let option = options.iter().find(|o| o["name"] == option).unwrap_or_else(|| panic!("no option {option}"));
-    let choices = option["choices"].as_array().cloned().unwrap_or_default();
-    let found = choices.iter().find(|c| c["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)));
-    found.unwrap_or_else(|| panic!("no choice {name} in {choices:?}"))["value"].clone()
-}
-
 /// The tournament room: round robins of `size` players at 1+0, one after another while there
 /// is time for one; the players play their games in the threads the bot opens, and some let
 /// their clock run out.
@@ -354,7 +337,7 @@ async fn director(world: World, lobby: ChannelId, players: Vec<UserId>, seed: u6
                 let args = json!({
                     "name": format!("Soak Cup {created}"),
                     "variant": variant_choice(variant),
-                    "format": choice(&world.fake, "tournament create", "format", "Round robin"),
+                    "format": world.fake.choice("tournament create", "format", "Round robin"),
                     "time": "1+0",
                     "rated": false,
                 });

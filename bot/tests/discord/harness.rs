@@ -102,22 +102,9 @@ impl World {
         answers
     }
 
-    /// The value Discord sends for the choice named `name` of a command's option (poise numbers
-    /// its choices); `command` may name a subcommand, as in `"tournament create"`.
+    /// The value Discord sends for the choice named `name` of a command's option.
     pub fn choice(&self, command: &str, option: &str, name: &str) -> Value {
-        let mut path = command.split(' ');
-        let top = path.next().expect("a command");
-        let commands = self.fake.registered_commands();
-        let found = commands.iter().find(|c| c.name == top).unwrap_or_else(|| panic!("no /{top}"));
-        let mut options = found.json["options"].as_array().cloned().unwrap_or_default();
-        for sub in path {
-            let sub = options.iter().find(|o| o["name"] == sub).unwrap_or_else(|| panic!("no /{command}"));
-            options = sub["options"].as_array().cloned().unwrap_or_default();
-        }
-        let option = options.iter().find(|o| o["name"] == option).unwrap_or_else(|| panic!("no option {option}"));
-        let choices = option["choices"].as_array().cloned().unwrap_or_default();
-        let found = choices.iter().find(|c| c["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)));
-        found.unwrap_or_else(|| panic!("no choice {name} in {choices:?}"))["value"].clone()
+        self.fake.choice(command, option, name)
     }
 
     /// alice challenges bob in `channel` and bob accepts with the button: the game's first message.

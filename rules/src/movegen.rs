@@ -344,7 +344,7 @@ impl Position {
 
     /// Enemy pieces that a piece of `role` on `from` may not take (Golem Chess only): a King
     /// never takes a Golem (it would be removed), and the capture restrictions between
-    /// Golem-kind pieces (restriction 1 unless `lift_r1`, restriction 2; see RULINGS.md).
+    /// Golem-kind pieces (restriction 1 unless `lift_r1`, restriction 2; see docs/rules.md, "Trading restrictions").
     #[inline]
     fn forbidden_targets(&self, role: Role, from: Square, lift_r1: bool) -> Bitboard {
         if self.variant != Variant::Golem {

@@ -55,7 +55,7 @@ impl fmt::Display for Color {
     }
 }
 
-/// A kind of piece. The letters are the project's (RULINGS.md); the Ghost King writes `K`.
+/// A kind of piece. The letters are the project's (docs/rules.md, "Pieces and letters"); the Ghost King writes `K`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Role {
     Pawn = 0,

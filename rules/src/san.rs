@@ -1,6 +1,6 @@
 //! Standard algebraic notation (SAN) for every variant. The project's conventions:
 //!
-//! - Piece letters are those of RULINGS.md (`G` Golem, `H` Half-Golem, `W` Werewolf, `U` Unicorn,
+//! - Piece letters as in docs/rules.md ("Pieces and letters": `G` Golem, `H` Half-Golem, `W` Werewolf, `U` Unicorn,
 //!   `C` Chancellor, `L` Lion; the Ghost King is `K`), none for pawns. A move names the file of
 //!   its start square, else the rank, else both, only when another legal move of the same kind
 //!   of piece to the same square would otherwise read the same.

@@ -1,4 +1,4 @@
-//! Ghost King Chess, rule by rule, on hand-built positions (RULINGS.md, "Ghost King Chess").
+//! Ghost King Chess, rule by rule, on hand-built positions (docs/rules.md, "Ghost King Chess").
 //!
 //! The Ghost King (written K) teleports to any empty square or takes any enemy piece anywhere;
 //! it may take the enemy Ghost King only when no remaining enemy piece could take it back. There

@@ -1,4 +1,4 @@
-//! Golem Chess, rule by rule (RULINGS.md), each on a small hand-built position.
+//! Golem Chess, rule by rule (docs/rules.md, "Golem Chess"), each on a small hand-built position.
 
 use rules::{perft, Color, Piece, Position, Role, Square, Variant};
 

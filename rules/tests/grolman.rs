@@ -1,4 +1,4 @@
-//! Grolman Chess, rule by rule (RULINGS.md), each on a small hand-built position.
+//! Grolman Chess, rule by rule (docs/rules.md, "Grolman Chess"), each on a small hand-built position.
 
 use rules::{perft, Color, DrawReason, Move, Outcome, Position, Role, Variant, WinReason};
 

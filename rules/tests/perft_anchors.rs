@@ -1,5 +1,5 @@
 //! Perft against figures from engines written outside this project (tests/data/perft-anchors.txt,
-//! a copy of shared/testdata). Cases whose node count is small run always; the deep ones are
+//! see also docs/rules.md, "Perft"). Cases whose node count is small run always; the deep ones are
 //! ignored here and run by `.ci/run` with `--ignored`.
 
 use rules::{perft, Position, Variant};

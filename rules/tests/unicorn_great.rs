@@ -1,4 +1,4 @@
-//! Unicorn Great Chess on hand-built 10x10 positions (RULINGS.md, "Unicorn Great Chess").
+//! Unicorn Great Chess on hand-built 10x10 positions (docs/rules.md, "Unicorn Great Chess").
 //!
 //! Unicorn (U) = Bishop + Nightrider; Chancellor (C) = Rook + Knight; Lion (L) = one step
 //! diagonally or a leap of exactly two or three squares orthogonally. The king castles from f1

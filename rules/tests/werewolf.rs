@@ -1,4 +1,4 @@
-//! Werewolf Chess, rule by rule, on hand-built positions (RULINGS.md, "Werewolf Chess").
+//! Werewolf Chess, rule by rule, on hand-built positions (docs/rules.md, "Werewolf Chess").
 //!
 //! The Werewolf (W) slides one to three squares in any of the 8 directions. When the first square
 //! in a direction is occupied it may instead jump to the second square (empty or enemy-held), and

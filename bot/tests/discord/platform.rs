@@ -126,8 +126,9 @@ async fn the_binary_stops_on_sigterm_when_discord_is_gone() {
     fake.wait_ready().await.expect("the bot connects");
     fake.wait_command("tournament").await.expect("and registers its commands");
     drop(fake);
-    // Reconnecting to a closed port now.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Long enough for serenity to give its shard up and requeue it: it then retries a closed
+    // port every five seconds, with no shard runner left for its shutdown to stop.
+    tokio::time::sleep(Duration::from_secs(8)).await;
     let pid = bot.id().expect("running").to_string();
     let sent = std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     assert!(sent.success());

@@ -17,7 +17,7 @@ async fn a_bot_kicked_from_a_room_stops_its_game_and_pauses_its_tournament() {
     alice.say_with_pill(&room, "!challenge ", &bob, " variant:chess color:white").await;
     notice(&bob, &bot, &room, "challenges").await;
     bob.say(&room, "!accept").await;
-    notice(&alice, &bot, &room, "White").await;
+    notice(&alice, &bot, &room, "Game 1 begins").await;
 
     alice.room(&room).kick_user(&bot.id, Some("enough chess")).await.expect("alice may kick");
     let store = data::Store::open(bot.dir().join("chimera.db")).expect("the bot's database");

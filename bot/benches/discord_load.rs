@@ -139,7 +139,8 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     let guilds: Vec<GuildId> = (0..processes)
         .map(|shard| fake.add_guild_on_shard(&format!("Load {shard}"), shard.into(), processes.into()))
         .collect();
-    let mut bots: Vec<Child> = (0..processes).map(|shard| start_bot(&fake, db, shard, processes)).collect();
+    // Killed when dropped: a panic anywhere below must not leave bot processes running.
+    let bots = Bots((0..processes).map(|shard| start_bot(&fake, db, shard, processes)).collect());
     for shard in 0..processes {
         fake.wait_shard_ready(shard.into()).await.expect("the bot connects");
     }
@@ -332,9 +333,27 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         "bot memory            {:.0} MB after set-up, {:.0} MB at the end, {:.0} MB peak (all processes)",
         rss_before, rss_after, peak
     );
-    for bot in &mut bots {
-        let _ = bot.kill();
-        let _ = bot.wait();
+    drop(bots);
+}
+
+/// The bench's bot processes, killed and reaped when this is dropped, however the bench ends
+/// (a panic unwinds through it too).
+struct Bots(Vec<Child>);
+
+impl std::ops::Deref for Bots {
+    type Target = [Child];
+
+    fn deref(&self) -> &[Child] {
+        &self.0
+    }
+}
+
+impl Drop for Bots {
+    fn drop(&mut self) {
+        for bot in &mut self.0 {
+            let _ = bot.kill();
+            let _ = bot.wait();
+        }
     }
 }
 

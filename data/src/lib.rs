@@ -103,6 +103,7 @@ mod meta;
 mod moves;
 mod offers;
 mod outbox;
+mod pauses;
 mod pg;
 mod players;
 mod ratings;
@@ -125,6 +126,7 @@ pub use location::Location;
 pub use moves::{Appended, Move, NewMove};
 pub use offers::{Offer, OfferKind, Proposal};
 pub use outbox::{Post, PostId};
+pub use pauses::{Pause, PauseReason};
 pub use players::Player;
 pub use ratings::{Glicko, Rating, RatingUpdate};
 pub use tournaments::{

@@ -37,6 +37,19 @@ impl WriteTx<'_> {
         )?;
         Ok(shifted as usize)
     }
+
+    /// Like [`WriteTx::shift_deadlines`], for the games of one platform only: each platform's
+    /// downtime is its own (Matrix down while Discord serves moves Matrix clocks only).
+    pub fn shift_deadlines_on(&self, platform: &str, by: Millis, now: Millis) -> Result<usize> {
+        let shifted = self.conn().execute(
+            sql!(
+                "UPDATE games SET deadline = deadline + $1, updated_at = $2
+                 WHERE state = 'active' AND deadline IS NOT NULL AND platform = $3"
+            ),
+            params![by, now, platform],
+        )?;
+        Ok(shifted as usize)
+    }
 }
 
 #[cfg(test)]

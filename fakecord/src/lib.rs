@@ -52,7 +52,8 @@
 //! # What it leaves out
 //!
 //! No rate limits; no permission checks (every user is a member of every guild with
-//! ordinary permissions, plus Manage Server after [`FakeDiscord::grant_manage_server`]); no DMs,
+//! ordinary permissions, plus Manage Server after [`FakeDiscord::grant_manage_server`]; the bot
+//! may do anything, except start threads after [`FakeDiscord::forbid_threads`]); no DMs,
 //! roles, presences, voice, modals' submissions or role and attachment options; no
 //! zombie-connection detection (the bot's heartbeats are acknowledged and counted, never required).
 
@@ -262,6 +263,23 @@ impl FakeDiscord {
             w.channels.insert(id, channel);
         });
         id
+    }
+
+    /// Removes the bot from `guild`, as a kick, a ban or the guild's deletion does: the bot is
+    /// sent GUILD_DELETE (without `unavailable`, which marks an outage instead), and the guild's
+    /// channels answer 404 Unknown Channel from then on.
+    pub fn remove_guild(&self, guild: GuildId) {
+        self.shared.write(|w| {
+            w.dispatch(Some(guild), "GUILD_DELETE", json!({ "id": guild.get().to_string() }), Some(intents::GUILDS), None);
+            w.guilds.remove(&guild);
+            w.channels.retain(|_, c| c.guild != guild);
+        });
+    }
+
+    /// From now on starting a thread is refused (`true`) with 403 50013 Missing Permissions, as
+    /// Discord refuses a bot that lost Create Public Threads, or allowed again (`false`).
+    pub fn forbid_threads(&self, forbidden: bool) {
+        self.shared.write(|w| w.threads_forbidden = forbidden);
     }
 
     /// Gives `user` the Manage Server permission in every guild, as a server's admins have it.

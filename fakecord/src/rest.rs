@@ -457,6 +457,9 @@ impl StartThread {
 
 /// A text channel (not a thread) to start a thread in.
 fn thread_parent(world: &World, channel: ChannelId) -> ApiResult<&Channel> {
+    if world.threads_forbidden {
+        return Err(ApiError::new(403, 50013, "Missing Permissions"));
+    }
     let parent = world.channels.get(&channel).ok_or_else(ApiError::unknown_channel)?;
     if parent.kind != ChannelKind::GuildText {
         return Err(ApiError::new(400, 50024, "Cannot execute action on this channel type"));

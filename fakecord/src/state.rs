@@ -347,6 +347,9 @@ pub(crate) struct World {
     pub nonces: HashMap<(UserId, String), MessageId>,
     /// Set when the `FakeDiscord` is dropped: connections close.
     pub closed: bool,
+    /// Set by [`crate::FakeDiscord::forbid_threads`]: starting a thread is refused with 403
+    /// 50013 Missing Permissions, as for a bot without Create Public Threads.
+    pub threads_forbidden: bool,
 }
 
 impl World {
@@ -372,6 +375,7 @@ impl World {
             gateway: GatewayStats::default(),
             requests: Vec::new(),
             nonces: HashMap::new(),
+            threads_forbidden: false,
             closed: false,
         }
     }

@@ -26,9 +26,11 @@ mod user;
 
 mod analysis;
 mod arbiter;
+mod backoff;
 mod challenge;
 mod end;
 mod info;
+mod lost;
 mod offers;
 mod opponent;
 mod outbox;
@@ -60,6 +62,7 @@ pub use data::{default_path as default_database, ChallengeId, Format, GameId, To
 /// The levels of `/play`.
 pub use engine::Level;
 pub use limits::Limits;
+pub use lost::Lost;
 pub use opponent::DEFAULT_LEVEL;
 pub use progress::{Progress, Task};
 pub use render::Theme;
@@ -91,6 +94,11 @@ pub struct Settings {
     /// The engine's time for each position of an analysis.
     pub analysis_budget: std::time::Duration,
     pub clock: Arc<dyn Clock>,
+    /// Whether the adapter tells the host when it is connected and serving ([`Host::connected`],
+    /// [`Host::disconnected`]): clocks then run only while it is, and a process that keeps
+    /// crashing before it connects credits every player the whole time. `false` (the console,
+    /// tests): the host serves from the moment it opens.
+    pub adapter_connects: bool,
 }
 
 impl Settings {
@@ -107,6 +115,7 @@ impl Settings {
             engine_threads: default_engine_threads(),
             analysis_budget: std::time::Duration::from_millis(100),
             clock: Arc::new(SystemClock),
+            adapter_connects: false,
         }
     }
 }
@@ -132,8 +141,72 @@ pub struct Request {
     pub command: Command,
 }
 
-/// Why an adapter could not open a place: its own error, whatever its network said.
-pub type PlaceError = Box<dyn std::error::Error + Send + Sync>;
+/// What a failed call to the chat network says about calling again, as the adapter reads the
+/// network's answer (Discord's and Matrix's HTTP status).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceFailure {
+    /// The network refuses Chimera this: no access (401) or no permission (403, such as a bot
+    /// without "Create Public Threads", or kicked from the server). The same call keeps failing
+    /// until a person changes something, and Discord counts every such answer against the bot
+    /// (10,000 in ten minutes block its address).
+    Refused,
+    /// What the call named is gone (404: a deleted channel, a room the bot left).
+    Gone,
+    /// Anything else (a timeout, a server error, a rate limit): worth trying again soon.
+    Transient,
+}
+
+/// Why an adapter could not do what the host asked: what the network said in the adapter's
+/// words, and what that means for trying again ([`PlaceFailure`]). Any error converts into a
+/// [`PlaceFailure::Transient`] one with `?`; an adapter that knows better says so with
+/// [`PlaceError::refused`] or [`PlaceError::gone`].
+pub struct PlaceError {
+    failure: PlaceFailure,
+    source: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl PlaceError {
+    pub fn new(failure: PlaceFailure, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> PlaceError {
+        PlaceError { failure, source: source.into() }
+    }
+
+    /// The network refused (401, 403).
+    pub fn refused(source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> PlaceError {
+        PlaceError::new(PlaceFailure::Refused, source)
+    }
+
+    /// What the call named is gone (404).
+    pub fn gone(source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> PlaceError {
+        PlaceError::new(PlaceFailure::Gone, source)
+    }
+
+    pub fn failure(&self) -> PlaceFailure {
+        self.failure
+    }
+
+    /// Whether trying the same again cannot help until a person acts (refused or gone).
+    pub fn is_permanent(&self) -> bool {
+        self.failure != PlaceFailure::Transient
+    }
+}
+
+impl<E: Into<Box<dyn std::error::Error + Send + Sync>>> From<E> for PlaceError {
+    fn from(source: E) -> PlaceError {
+        PlaceError::new(PlaceFailure::Transient, source)
+    }
+}
+
+impl std::fmt::Display for PlaceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.source.fmt(f)
+    }
+}
+
+impl std::fmt::Debug for PlaceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}: {:?}", self.failure, self.source)
+    }
+}
 
 /// What the adapter provides beyond a reply: a fresh place for a game when its channel has one,
 /// a way to speak in a channel unasked, and a way to show a long command's progress.
@@ -188,8 +261,12 @@ struct Inner {
     /// This process among the deployment's, as leases name their holder: unique per start.
     holder: String,
     throttle: limits::Throttle,
+    /// Whether the adapter is connected and serving (see `schedule`).
+    serving: schedule::Serving,
     /// Announcements this process is posting now (see `outbox`).
     posting: outbox::InFlight,
+    /// The work the network keeps refusing, and when to try it again (see `backoff`).
+    backoffs: backoff::Backoffs,
     /// Told when an announcement was queued outside a command (an engine's move), so that the
     /// adapter posts it at once ([`Host::posts_waiting`]).
     posts_ready: tokio::sync::Notify,
@@ -200,8 +277,9 @@ struct Inner {
 }
 
 impl Host {
-    /// Opens the database (creating and migrating it as needed) and moves every running clock
-    /// past the time the host was down.
+    /// Opens the database (creating and migrating it as needed). Unless the adapter says when
+    /// it is connected ([`Settings::adapter_connects`]), moves every running clock of the
+    /// platform past the time it was not served, as [`Host::connected`] does.
     pub async fn open(settings: Settings) -> Result<Host, HostError> {
         let location = data::Location::from(&settings.db);
         let store = AsyncStore::open(location.clone()).await.map_err(|source| HostError::Open { location, source })?;
@@ -214,13 +292,17 @@ impl Host {
                 arbiter: tokio::sync::Mutex::new(()),
                 holder: holder_name(),
                 throttle: Default::default(),
+                serving: Default::default(),
                 posting: Default::default(),
+                backoffs: Default::default(),
                 posts_ready: tokio::sync::Notify::new(),
                 thinking: Default::default(),
                 analyses: Default::default(),
             }),
         };
-        host.resume().await?;
+        if !host.settings().adapter_connects {
+            host.connected().await?;
+        }
         Ok(host)
     }
 

@@ -17,8 +17,11 @@
 //!   (a game's board or replay, a tournament's standings); the picture is drawn when it is
 //!   posted, from what is stored then, so the outbox holds a few hundred bytes, never an image.
 //!
-//! A post that fails (the network refused it) is retried later, [`ATTEMPTS`] times in all, then
-//! dropped with an error in the log: a channel that was deleted must not be retried for ever.
+//! A post that fails is retried later, [`ATTEMPTS`] times in all, then dropped with an error in
+//! the log: a channel that was deleted must not be retried for ever. A channel that refuses
+//! (401, 403) or is gone (404) backs off as a whole (`backoff`): its other announcements wait
+//! for its backoff without a request each, and once it has refused for the bounded time they are
+//! dropped unsent.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -27,7 +30,8 @@ use data::{GameId, PostId, TournamentId, WriteTx};
 use serde::{Deserialize, Serialize};
 
 use super::arbiter;
-use super::{Host, Message, Places, Refusal, User};
+use super::backoff::{Verdict, Work};
+use super::{Host, Message, PlaceError, Places, Refusal, User};
 
 /// How long the process that claimed an announcement has to post it before another may: far
 /// longer than drawing a replay and one request to the network take.
@@ -154,14 +158,26 @@ impl Host {
             for post in claimed {
                 // Posted by another delivery of this process right now.
                 let Some(_posting) = self.inner.posting.start(post.id) else { continue };
+                let channel = Work::Channel(post.channel.clone());
+                if self.inner.backoffs.given_up(&channel, now) {
+                    // The channel refused for too long: dropped without asking the network.
+                    tracing::error!(post = post.id, channel = %post.channel, "an announcement for a channel that keeps refusing Chimera is dropped");
+                    self.forget_post(post.id).await;
+                    continue;
+                }
+                if !self.inner.backoffs.ready(&channel, now) {
+                    // The channel refused lately: this waits, claimed, until its hold runs out.
+                    continue;
+                }
                 progress = true;
                 match self.announcement(&post).await {
                     Ok(message) => match places.post(&message).await {
                         Ok(()) => {
+                            self.inner.backoffs.succeeded(&channel);
                             self.forget_post(post.id).await;
                             posted.push(message);
                         }
-                        Err(e) => self.post_failed(&post, &e.to_string()).await,
+                        Err(e) => self.post_failed(&post, &e).await,
                     },
                     Err(refusal) => {
                         tracing::error!(
@@ -216,16 +232,27 @@ impl Host {
         }
     }
 
-    async fn post_failed(&self, post: &data::Post, why: &str) {
+    async fn post_failed(&self, post: &data::Post, why: &PlaceError) {
         let id = post.id;
         let attempts = post.attempts + 1;
+        let now = self.now();
+        // A channel that refuses (or is gone) backs off as a whole, exponentially, and is given
+        // up in bounded time (see `backoff`); other failures are this post's own.
+        let retry_at = match self.inner.backoffs.failed(&Work::Channel(post.channel.clone()), now, why) {
+            Verdict::GiveUp => {
+                tracing::error!(post = id, channel = %post.channel, "the channel keeps refusing Chimera; the announcement is dropped: {why}");
+                self.forget_post(id).await;
+                return;
+            }
+            Verdict::RetryAt(at) if why.is_permanent() => at,
+            Verdict::RetryAt(_) => now + RETRY_MS * i64::from(attempts),
+        };
         if attempts >= ATTEMPTS {
             tracing::error!(post = id, channel = %post.channel, "an announcement was refused {attempts} times and is dropped: {why}");
             self.forget_post(id).await;
             return;
         }
         tracing::warn!(post = id, channel = %post.channel, "an announcement could not be posted (attempt {attempts}); it is retried: {why}");
-        let retry_at = self.now() + RETRY_MS * i64::from(attempts);
         if let Err(e) = self.store().write(move |tx| tx.post_failed(id, retry_at)).await {
             tracing::warn!(post = id, "cannot record the failed attempt: {e}");
         }

@@ -14,13 +14,26 @@
 //!
 //! # Downtime
 //!
-//! Nobody can move while the host is down, so nobody should lose time to it. Every tick (and,
-//! on Discord, a timer of its own so that a long tick cannot delay it) writes a heartbeat
-//! (`last_alive`, in the database) in a transaction of its own. When a host starts, the time
-//! since the last heartbeat is downtime: every active game's deadline moves that much later, so
-//! each player to move has exactly the time they had when the deployment stopped. Move times
-//! are measured against the deadline (see `clock.rs`), so the downtime is charged to neither
-//! player. Challenges are not extended: they merely expire.
+//! Nobody can move while their platform is not served, so nobody should lose time to it. A
+//! game's clock runs only while its platform's adapter is connected and serving:
+//!
+//! - **Per platform.** Each platform has its own heartbeat (`last_alive:<platform>`, in the
+//!   database), and a start shifts the clocks of its own platform's games only: Matrix down while
+//!   Discord serves is credited to Matrix games, and a Discord restart leaves them alone.
+//! - **On connect, not on start.** An adapter says when it is connected ([`Host::connected`]:
+//!   Discord's READY, a Matrix sync that worked). Only then is the time since the platform's last
+//!   heartbeat credited and the heartbeat started, so a process that keeps crashing before it
+//!   connects never resets the heartbeat, and its whole crash loop is credited at last.
+//! - **Not while disconnected.** When the connection fails ([`Host::disconnected`]: the gateway
+//!   closed, syncs fail) the heartbeat stops and no game is ended on time; the next
+//!   [`Host::connected`] credits the gap like any downtime.
+//!
+//! Every tick while serving (and, on Discord and Matrix, a timer of its own so that a long tick
+//! cannot delay it) writes the heartbeat in a transaction of its own. The time since the last
+//! heartbeat is downtime: every active game's deadline on the platform moves that much later, so
+//! each player to move has exactly the time they had when the platform stopped being served.
+//! Move times are measured against the deadline (see `clock.rs`), so the downtime is charged to
+//! neither player. Challenges are not extended: they merely expire.
 //!
 //! A heartbeat younger than [`ALIVE_WINDOW_MS`] means another process may still be serving
 //! (its players moving, its clocks running), so nothing is shifted: one process restarting
@@ -28,6 +41,8 @@
 //! deployment down for less than the window is not compensated. Two processes starting at once
 //! cannot both shift: the shift and the new heartbeat commit together, and the second start
 //! (serialized after the first, or retried on PostgreSQL) sees the first one's heartbeat.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use data::Challenge;
 
@@ -37,7 +52,8 @@ use super::play::time_up_message;
 use super::stored::{self, Terms};
 use super::{Host, HostError, Message, Refusal};
 
-/// The heartbeat's key in the database's meta table.
+/// The heartbeat's key in the database's meta table (as `last_alive:<platform>`; alone, the
+/// shared key of databases from before).
 const LAST_ALIVE: &str = "last_alive";
 
 /// A heartbeat this recent says another process may be alive: no clocks are shifted at start.
@@ -52,23 +68,58 @@ const CLAIM_BATCH: u32 = 64;
 /// Batches per tick at most; whatever is left waits for the next tick.
 const CLAIM_BATCHES: usize = 16;
 
+/// Whether this host's adapter is connected and serving: clocks run, and the heartbeat beats,
+/// only while it is.
+#[derive(Default)]
+pub(crate) struct Serving(AtomicBool);
+
+impl Serving {
+    pub fn is_on(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// Sets it; whether it was on.
+    fn set(&self, on: bool) -> bool {
+        self.0.swap(on, Ordering::SeqCst)
+    }
+}
+
+/// The heartbeat's key for `platform`: each platform's downtime is its own.
+fn last_alive_key(platform: &str) -> String {
+    format!("{LAST_ALIVE}:{platform}")
+}
+
 impl Host {
-    /// At startup: moves every running clock past the downtime since the last heartbeat.
-    pub(super) async fn resume(&self) -> Result<(), HostError> {
+    /// The adapter is connected and serving (Discord's gateway said READY; a Matrix sync
+    /// succeeded; the console at once): every running clock of this platform moves past the
+    /// time since the platform's last heartbeat, and from now on the heartbeat beats and clocks
+    /// run. Called again after [`Host::disconnected`], it credits the time the connection was
+    /// down. A host whose settings do not wait for the adapter
+    /// ([`crate::Settings::adapter_connects`]) is connected when it opens.
+    pub async fn connected(&self) -> Result<(), HostError> {
         let now = self.now();
+        let platform = self.settings().platform.clone();
+        let key = last_alive_key(&platform);
         let shifted = self
             .store()
             .write(move |tx| {
-                let down = tx.meta(LAST_ALIVE)?.map_or(0, |last| now - last);
-                let shifted = if down > ALIVE_WINDOW_MS { tx.shift_deadlines(down, now)? } else { 0 };
-                tx.set_meta(LAST_ALIVE, now)?;
+                // A database from before per-platform heartbeats has the shared one only.
+                let last = match tx.meta(&key)? {
+                    Some(last) => Some(last),
+                    None => tx.meta(LAST_ALIVE)?,
+                };
+                let down = last.map_or(0, |last| now - last);
+                let shifted = if down > ALIVE_WINDOW_MS { tx.shift_deadlines_on(&platform, down, now)? } else { 0 };
+                tx.set_meta(&key, now)?;
                 Ok((down, shifted))
             })
             .await
             .map_err(HostError::Resume)?;
+        self.inner.serving.set(true);
         if shifted.1 > 0 {
             tracing::info!(
-                "the host was down for {}; the clocks of {} game(s) were moved on by as much",
+                "{} was not served for {}; the clocks of {} game(s) were moved on by as much",
+                self.settings().platform,
                 super::clock::format_duration(shifted.0),
                 shifted.1
             );
@@ -76,10 +127,28 @@ impl Host {
         Ok(())
     }
 
-    /// Records that this host is alive, in a transaction of its own (see "Downtime").
+    /// The adapter lost its connection (the gateway closed, syncs fail): nobody can move, so
+    /// the heartbeat stops and no clock is ended until [`Host::connected`] credits the gap.
+    pub fn disconnected(&self) {
+        if self.inner.serving.set(false) {
+            tracing::warn!("{} is disconnected: its clocks stop until it is back", self.settings().platform);
+        }
+    }
+
+    /// Whether the adapter is connected and serving (see [`Host::connected`]).
+    pub fn is_serving(&self) -> bool {
+        self.inner.serving.is_on()
+    }
+
+    /// Records that this host is alive and serving its platform, in a transaction of its own
+    /// (see "Downtime"); nothing while it is not serving.
     pub async fn heartbeat(&self) -> Result<(), HostError> {
+        if !self.inner.serving.is_on() {
+            return Ok(());
+        }
         let now = self.now();
-        self.store().write(move |tx| tx.set_meta(LAST_ALIVE, now)).await.map_err(HostError::Resume)
+        let key = last_alive_key(&self.settings().platform);
+        self.store().write(move |tx| tx.set_meta(&key, now)).await.map_err(HostError::Resume)
     }
 }
 
@@ -87,6 +156,10 @@ impl Host {
 /// one transaction with its announcements.
 pub(super) async fn tick(host: &Host) -> Result<(), Refusal> {
     let (now, platform, outbox) = (host.now(), host.settings().platform.clone(), host.outbox());
+    // Disconnected (or not yet connected): nobody can move, so nobody runs out of time.
+    if !host.inner.serving.is_on() {
+        return Ok(());
+    }
     if let Err(e) = host.heartbeat().await {
         tracing::warn!("cannot record the heartbeat: {e}");
     }

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
-use serenity::{FullEvent, GatewayIntents, Interaction, Permissions};
+use serenity::{ConnectionStage, FullEvent, GatewayIntents, Interaction, Permissions};
 use tracing::{error, info, warn};
 
 use host::Host;
@@ -42,6 +42,10 @@ pub const PERMISSIONS: Permissions = Permissions::VIEW_CHANNEL
     .union(Permissions::CREATE_PUBLIC_THREADS)
     .union(Permissions::EMBED_LINKS)
     .union(Permissions::ATTACH_FILES);
+
+/// How long stopping waits for the gateway connections to close, and then for what is left: the
+/// bot exits within a few seconds of SIGTERM whatever the network is doing.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Shared by every command and event: poise's "data".
 pub struct Data {
@@ -66,7 +70,10 @@ pub fn run(args: DiscordArgs) -> anyhow::Result<ExitCode> {
     let settings = Settings::from_env()?;
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    runtime.block_on(serve(settings, crate::settings::shutdown_signal()))?;
+    let served = runtime.block_on(serve(settings, crate::settings::shutdown_signal()));
+    // Whatever a stuck connection left running is not waited for past this.
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
+    served?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -118,14 +125,32 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
     let beat = settings.common.tick.min(std::time::Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
     let heartbeat = tokio::spawn(heartbeat(host.clone(), beat));
     let shards = Arc::clone(&client.shard_manager);
+    let (stopping, stopped) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
         stop.await;
         info!("shutting down");
-        shards.shutdown_all().await;
+        // serenity waits for each shard to stop, five seconds at most each; a shard that is
+        // reconnecting to an unreachable gateway is no runner to stop, and then `Client::start`
+        // would wait for ever: the shutdown is bounded below instead.
+        let _ = tokio::time::timeout(SHUTDOWN_GRACE, shards.shutdown_all()).await;
+        let _ = stopping.send(());
     });
-    let started = match settings.shards {
-        Shards::Auto => client.start_autosharded().await,
-        Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
+    let start = async {
+        match settings.shards {
+            Shards::Auto => client.start_autosharded().await,
+            Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
+        }
+    };
+    tokio::pin!(start);
+    let started = tokio::select! {
+        started = &mut start => started,
+        Ok(()) = stopped => match tokio::time::timeout(SHUTDOWN_GRACE, &mut start).await {
+            Ok(started) => started,
+            Err(_) => {
+                warn!("the gateway connection did not close in time (unreachable?); stopping without it");
+                Ok(())
+            }
+        },
     };
     scheduler.abort();
     heartbeat.abort();
@@ -164,6 +189,24 @@ async fn heartbeat(host: Host, every: std::time::Duration) {
 
 /// Button clicks: each button's custom id is a command line, run as the user who clicked.
 async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &FullEvent) -> Result<(), Error> {
+    let host = &framework.user_data.host;
+    match event {
+        // Connected and serving: the host credits the time it was not (see its `schedule.rs`).
+        FullEvent::Ready { .. } | FullEvent::Resume { .. } => host.connected().await?,
+        // A shard lost its connection: nobody can move until it is back.
+        FullEvent::ShardStageUpdate { event } if event.old == ConnectionStage::Connected => {
+            if event.new != ConnectionStage::Connected {
+                host.disconnected();
+            }
+        }
+        // Removed from a server (kicked, banned, or the server deleted; an outage says
+        // `unavailable` instead): what lived there is stopped (see the host's `lost.rs`).
+        FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            info!(guild = %incomplete.id, "removed from a server");
+            host.server_lost(&incomplete.id.to_string()).await?;
+        }
+        _ => {}
+    }
     if let FullEvent::InteractionCreate { interaction: Interaction::Component(click) } = event {
         let target = Target::new(
             click.id,

@@ -297,7 +297,7 @@ pub async fn post(http: &Http, message: &Message) -> Result<(), host::PlaceError
     if let Some(key) = key {
         create = create.nonce(serenity::Nonce::String(key)).enforce_nonce(true);
     }
-    create.execute(http, (channel, None)).await?;
+    create.execute(http, (channel, None)).await.map_err(super::places::place_error)?;
     Ok(())
 }
 

@@ -83,7 +83,10 @@ impl Settings {
 
     /// The host's settings for this bot.
     pub fn host(&self) -> host::Settings {
-        self.common.host(super::PLATFORM)
+        let mut host = self.common.host(super::PLATFORM);
+        // Clocks run once the gateway says READY, and stop while it is lost.
+        host.adapter_connects = true;
+        host
     }
 }
 

@@ -23,6 +23,7 @@ mod channel;
 mod incoming;
 mod ledger;
 mod outgoing;
+mod presence;
 mod queues;
 mod session;
 mod settings;
@@ -129,6 +130,7 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         Arc::new(Bot { host, settings, me, ledger, speaker, not_before, queues: queues::Queues::new(queues::IDLE) });
     client.add_event_handler_context(Arc::clone(&bot));
     client.add_event_handler(on_invite);
+    client.add_event_handler(presence::on_membership);
     client.add_event_handler(|event: OriginalSyncRoomMessageEvent, room: Room, bot: Ctx<Arc<Bot>>| async move {
         bot.enqueue(&room, Job::Message(Box::new(event)));
     });
@@ -143,9 +145,18 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
     // Well inside the window in which a heartbeat means "alive", whatever the tick.
     let beat = bot.settings.common.tick.min(Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
     let heartbeat = tokio::spawn(heartbeat(bot.host.clone(), beat));
+    let syncs = presence::Syncs::new();
+    let watchdog = tokio::spawn(syncs.clone().watch(bot.host.clone()));
     info!(user = %bot.me, device = ?client.device_id(), "connected; syncing");
     // The SDK resumes from the sync token it stored; the first run starts from now.
-    let sync = client.sync(SyncSettings::default().timeout(Duration::from_secs(10)));
+    // Each sync that comes back tells the host the platform is served (see `presence`).
+    let sync = client.sync_with_callback(SyncSettings::default().timeout(Duration::from_secs(10)), |_| {
+        let (syncs, host) = (syncs.clone(), bot.host.clone());
+        async move {
+            syncs.synced(&host).await;
+            matrix_sdk::LoopCtrl::Continue
+        }
+    });
     let result = tokio::select! {
         result = sync => result.context("the Matrix sync failed"),
         _ = stop => {
@@ -155,6 +166,7 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
     };
     scheduler.abort();
     heartbeat.abort();
+    watchdog.abort();
     bot.finish().await;
     info!("stopped");
     result

@@ -107,7 +107,10 @@ impl Settings {
 
     /// The host's settings for this bot.
     pub fn host(&self) -> host::Settings {
-        self.common.host(super::PLATFORM)
+        let mut host = self.common.host(super::PLATFORM);
+        // Clocks run once a sync came back, and stop while syncs fail (see `presence`).
+        host.adapter_connects = true;
+        host
     }
 }
 

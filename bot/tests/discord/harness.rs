@@ -46,6 +46,11 @@ impl World {
         world
     }
 
+    /// The bot's database.
+    pub fn db(&self) -> std::path::PathBuf {
+        self.dir.path().join("chimera.db")
+    }
+
     fn settings(&self) -> Settings {
         let mut env: HashMap<String, String> = HashMap::from([
             ("DISCORD_TOKEN".into(), self.fake.token()),

@@ -8,5 +8,6 @@ mod buttons;
 mod errors;
 mod games;
 mod opponent;
+mod platform;
 mod setup;
 mod tournaments;

@@ -10,5 +10,6 @@ mod harness;
 mod synapse;
 
 mod games;
+mod removal;
 mod rooms;
 mod threads;

@@ -8,6 +8,7 @@ use super::super::command::{Starts, TournamentCommand};
 use super::super::stored;
 use super::super::{told, Command, Ctx, Handled, Message, Refusal, Reply, User};
 use super::event::Event;
+use super::pause;
 use super::results::forfeit;
 use super::rounds::{self, NotStarted, Starter};
 use super::show;
@@ -207,6 +208,17 @@ async fn leave(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
 async fn start(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
     let event = resolve(cx, id, false).await?;
     may_direct(cx, &event, "start")?;
+    // A paused tournament resumes (an open one then starts, as asked).
+    let resumed = event.is_live() && pause::resume(cx.host, event.t.id).await?;
+    if resumed && event.t.state == TournamentState::Running {
+        // Its missing games open after this answer, as after any command that moves it.
+        cx.note_tournament_moved();
+        return Ok(Reply::one(Message::text(format!(
+            "{} resumes {}: its missing games open now.",
+            cx.user().name,
+            event.title()
+        ))));
+    }
     if event.t.state != TournamentState::Open {
         return told(format!(
             "{} is {}; only an open tournament can start.",

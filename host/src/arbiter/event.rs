@@ -19,6 +19,8 @@ pub(crate) struct Event {
     pub players: HashMap<PlayerId, Player>,
     /// The latest game of every pairing that has one.
     pub games: HashMap<GameId, Game>,
+    /// Why and since when the host paused it, if it did (see `pause`).
+    pub paused: Option<data::Pause>,
 }
 
 impl Event {
@@ -37,7 +39,8 @@ impl Event {
                 games.insert(g, tx.game(g)?);
             }
         }
-        Ok(Event { t, entrants, rounds, players, games })
+        let paused = tx.tournament_pause(id)?;
+        Ok(Event { t, entrants, rounds, players, games, paused })
     }
 
     pub fn name(&self, id: PlayerId) -> &str {

@@ -19,9 +19,13 @@
 //!   (FIDE's usual 5 minutes against 4, scaled; the same increment), stored as the game's time
 //!   odds (`clock::TimeControl::armageddon_bases`).
 //! - A tournament whose start time comes with fewer than the players it needs is cancelled.
+//! - A tournament whose games the network keeps refusing to open (Chimera lost its permissions)
+//!   is paused after a bounded time of backing off, and its organiser told; `/tournament start`
+//!   resumes it (`pause`).
 
 mod commands;
 mod event;
+pub(crate) mod pause;
 mod results;
 mod rounds;
 mod show;

@@ -3,11 +3,12 @@
 //! stored, and may run any number of times: each step re-checks inside its own transaction.
 
 use data::{
-    Format, GameState, NewGame, NewPairing, Pairing, PairingResult, Round, TimeOdds, TournamentId, TournamentState,
-    WriteTx,
+    Format, GameState, NewGame, NewPairing, Pairing, PairingResult, PauseReason, Round, TimeOdds, TournamentId,
+    TournamentState, WriteTx,
 };
 use rules::Position;
 
+use super::super::backoff::{Verdict, Work};
 use super::super::clock::spell_duration;
 use super::super::outbox::{Outbox, Picture};
 use super::super::stored::Terms;
@@ -15,6 +16,7 @@ use super::super::table::Table;
 use super::super::tournament::pairing::{self, PairingError};
 use super::super::{Host, Places, Refusal};
 use super::event::Event;
+use super::pause;
 use super::results::is_decider;
 use super::show;
 
@@ -50,7 +52,19 @@ pub(crate) async fn advance_all(host: &Host, places: &dyn Places) {
             return;
         }
     };
+    let platform = host.settings().platform.clone();
+    let paused = match host.store().read(move |tx| tx.paused_tournaments(&platform)).await {
+        Ok(paused) => paused.into_iter().map(|p| p.tournament).collect::<std::collections::HashSet<_>>(),
+        Err(e) => {
+            tracing::warn!("cannot read the paused tournaments: {e}");
+            return;
+        }
+    };
     for t in live {
+        // Paused: left alone until resumed. Refused lately: not asked again before its time.
+        if paused.contains(&t.id) || !host.inner.backoffs.ready(&Work::Tournament(t.id), now) {
+            continue;
+        }
         let step = match t.state {
             TournamentState::Open if t.starts_at <= now => start_due(host, places, t.id).await,
             TournamentState::Running => advance(host, places, t.id).await,
@@ -204,6 +218,12 @@ pub(crate) async fn advance(host: &Host, places: &dyn Places, id: TournamentId) 
     // One step at a time in this process: two at once (a command's and the scheduler's) would
     // each open a place for the same game, and one place would stay empty.
     let _one_at_a_time = host.inner.arbiter.lock().await;
+    // Refused lately, or paused: nothing is asked of the network (see `pause`).
+    if !host.inner.backoffs.ready(&Work::Tournament(id), host.now())
+        || host.store().read(move |tx| tx.tournament_pause(id)).await?.is_some()
+    {
+        return Ok(());
+    }
     // And one process at a time in the deployment: the lease. Another process holding it is
     // doing this step now (or died doing it, and the lease runs out): nothing to do here.
     if !hold(host, id).await? {
@@ -299,11 +319,22 @@ async fn open_game(host: &Host, places: &dyn Places, event: &Event, round: &Roun
         rated: event.t.rated,
     };
     let expected_previous = previous.map(|g| g.id);
+    let work = Work::Tournament(tid);
     for _ in 0..PLACE_TRIES {
-        let channel = places
-            .open_place(&event.t.channel, &title)
-            .await
-            .map_err(|e| Refusal::Broken(format!("cannot open a place for {title}: {e}")))?;
+        let channel = match places.open_place(&event.t.channel, &title).await {
+            Ok(channel) => {
+                host.inner.backoffs.succeeded(&work);
+                channel
+            }
+            Err(e) => {
+                // Refused or gone: the tournament is not asked for again before its backoff,
+                // and is paused once that has lasted too long (see `backoff`).
+                if host.inner.backoffs.failed(&work, host.now(), &e) == Verdict::GiveUp {
+                    pause::pause(host, tid, PauseReason::Refused, Some(e.failure())).await?;
+                }
+                return Err(Refusal::Broken(format!("cannot open a place for {title}: {e}")));
+            }
+        };
         let new = NewGame { channel, ..new.clone() };
         let (pairing_id, outbox) = (p.id, outbox.clone());
         let created = host

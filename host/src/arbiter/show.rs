@@ -311,6 +311,10 @@ pub(crate) fn list_line(event: &Event) -> Result<String, Refusal> {
         ),
         state => state.to_string(),
     };
+    let state = match event.paused {
+        Some(_) if event.is_live() => format!("{state}, paused (`/tournament start` resumes it)"),
+        _ => state,
+    };
     Ok(format!(
         "{}: {}, {state}; {} player{}, organised by {}",
         event.title(),

@@ -6,8 +6,8 @@
 //! become the person `name`. [`Club::at`] says it on another platform or server, for the rules
 //! that depend on where something is said. Places ([`Rooms`]) open numbered channels under
 //! their parent and keep every announcement posted, so a test can read what the host said
-//! unasked; [`Rooms::refuse`] makes the network refuse to open places, as a bot that lost its
-//! permissions sees.
+//! unasked; [`Rooms::refuse`] makes the network refuse to open places, and
+//! [`Rooms::refuse_posts`] to post in them, as a bot that lost its permissions sees (a 403).
 
 #![allow(dead_code)] // each test binary uses part of it
 
@@ -178,12 +178,25 @@ struct RoomsInner {
     progress: Mutex<Vec<Progress>>,
     refusing: AtomicBool,
     open_attempts: AtomicU32,
+    refusing_posts: AtomicBool,
+    post_attempts: AtomicU32,
 }
 
 impl Rooms {
     /// From now on, opening a place fails (`true`) or works again (`false`).
     pub fn refuse(&self, refusing: bool) {
         self.inner.refusing.store(refusing, Ordering::SeqCst);
+    }
+
+    /// From now on, posting an announcement is refused (`true`: 403, as in a channel the bot
+    /// may no longer write in) or works again (`false`).
+    pub fn refuse_posts(&self, refusing: bool) {
+        self.inner.refusing_posts.store(refusing, Ordering::SeqCst);
+    }
+
+    /// How many times the host tried to post an announcement, refused or not.
+    pub fn post_attempts(&self) -> u32 {
+        self.inner.post_attempts.load(Ordering::SeqCst)
     }
 
     /// How many times the host asked for a place, refused or not.
@@ -217,7 +230,7 @@ impl Places for Rooms {
     async fn open_place(&self, parent_channel: &str, title: &str) -> Result<String, PlaceError> {
         self.inner.open_attempts.fetch_add(1, Ordering::SeqCst);
         if self.inner.refusing.load(Ordering::SeqCst) {
-            return Err("403 Forbidden: Missing Permissions".into());
+            return Err(PlaceError::refused("403 Forbidden: Missing Permissions"));
         }
         let mut opened = self.inner.opened.lock().unwrap();
         let id = format!("{parent_channel}-{}", opened.len() + 2);
@@ -226,6 +239,10 @@ impl Places for Rooms {
     }
 
     async fn post(&self, message: &Message) -> Result<(), PlaceError> {
+        self.inner.post_attempts.fetch_add(1, Ordering::SeqCst);
+        if self.inner.refusing_posts.load(Ordering::SeqCst) {
+            return Err(PlaceError::refused("403 Forbidden: Missing Access"));
+        }
         self.inner.posted.lock().unwrap().push(message.clone());
         Ok(())
     }

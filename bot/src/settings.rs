@@ -75,6 +75,8 @@ impl Common {
             ("CHIMERA_LIMIT_TOURNAMENT_SIZE", &mut limits.tournament_size),
             ("CHIMERA_LIMIT_ENGINE_GAMES", &mut limits.engine_games),
             ("CHIMERA_LIMIT_ANALYSES", &mut limits.analyses),
+            ("CHIMERA_LIMIT_TOURNAMENTS_PER_USER", &mut limits.tournaments_per_user),
+            ("CHIMERA_LIMIT_TOURNAMENTS_PER_SERVER", &mut limits.tournaments_per_server),
         ] {
             if let Some(n) = parse_with(name, get, |v| match v.parse::<usize>() {
                 Ok(n) if (1..=100_000).contains(&n) => Ok(n),

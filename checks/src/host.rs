@@ -159,7 +159,7 @@ fn tournament(u: &mut Unstructured<'_>) -> arbitrary::Result<TournamentCommand> 
         6 => TournamentCommand::Cancel { id },
         _ => u
             .choose(&[
-                TournamentCommand::List,
+                TournamentCommand::List { page: None },
                 TournamentCommand::Standings { id: None },
                 TournamentCommand::Pairings { round: None, id: None },
             ])?

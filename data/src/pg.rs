@@ -56,6 +56,7 @@ const MIGRATIONS: [&str; SCHEMA_VERSION] = [
     include_str!("migrations/postgres/006_processes.sql"),
     include_str!("migrations/postgres/007_outbox.sql"),
     include_str!("migrations/postgres/008_time_odds.sql"),
+    include_str!("migrations/postgres/009_live_tournaments.sql"),
     include_str!("migrations/postgres/011_pauses.sql"),
 ];
 

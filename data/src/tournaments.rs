@@ -215,6 +215,81 @@ impl ReadTx<'_> {
         )
     }
 
+    /// A page of the tournaments of a server, latest start first: at most `limit`, after the
+    /// first `skip`.
+    pub fn server_tournaments_page(
+        &self,
+        platform: &str,
+        server: &str,
+        skip: u32,
+        limit: u32,
+    ) -> Result<Vec<Tournament>> {
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                columns!(),
+                " FROM tournaments WHERE platform = $1 AND server = $2
+                  ORDER BY starts_at DESC, id DESC LIMIT $3 OFFSET $4"
+            ),
+            params![platform, server, i64::from(limit), i64::from(skip)],
+            Tournament::from_row,
+        )
+    }
+
+    /// How many tournaments a server has.
+    pub fn count_server_tournaments(&self, platform: &str, server: &str) -> Result<u64> {
+        let n: i64 = self.conn().value(
+            sql!("SELECT COUNT(*) FROM tournaments WHERE platform = $1 AND server = $2"),
+            params![platform, server],
+        )?;
+        Ok(n.max(0) as u64)
+    }
+
+    /// Tournament `id`, if it is one of this server's.
+    pub fn server_tournament(&self, platform: &str, server: &str, id: TournamentId) -> Result<Option<Tournament>> {
+        self.conn().query_opt(
+            sql!("SELECT ", columns!(), " FROM tournaments WHERE id = $1 AND platform = $2 AND server = $3"),
+            params![id, platform, server],
+            Tournament::from_row,
+        )
+    }
+
+    /// The open and running tournaments of a server, oldest first.
+    pub fn live_server_tournaments(&self, platform: &str, server: &str) -> Result<Vec<Tournament>> {
+        self.conn().query(
+            sql!(
+                "SELECT ",
+                columns!(),
+                " FROM tournaments WHERE platform = $1 AND server = $2 AND state IN ('open', 'running')
+                  ORDER BY id"
+            ),
+            params![platform, server],
+            Tournament::from_row,
+        )
+    }
+
+    /// The latest tournament created on a server.
+    pub fn latest_server_tournament(&self, platform: &str, server: &str) -> Result<Option<Tournament>> {
+        self.conn().query_opt(
+            sql!(
+                "SELECT ",
+                columns!(),
+                " FROM tournaments WHERE platform = $1 AND server = $2 ORDER BY id DESC LIMIT 1"
+            ),
+            params![platform, server],
+            Tournament::from_row,
+        )
+    }
+
+    /// How many open and running tournaments `organiser` has, on any server.
+    pub fn count_live_tournaments_of(&self, organiser: PlayerId) -> Result<u64> {
+        let n: i64 = self.conn().value(
+            sql!("SELECT COUNT(*) FROM tournaments WHERE organiser_id = $1 AND state IN ('open', 'running')"),
+            params![organiser],
+        )?;
+        Ok(n.max(0) as u64)
+    }
+
     /// Open tournaments whose start time has come, earliest first: for the scheduler.
     pub fn due_tournaments(&self, now: Millis) -> Result<Vec<Tournament>> {
         self.conn().query(

@@ -73,7 +73,7 @@ enum Stage {
 }
 
 pub(crate) async fn analyse(cx: &Ctx<'_>, game: GameId) -> Handled {
-    let table = cx.host.load_table(game).await?;
+    let table = cx.numbered(game).await?;
     if table.record.game.state != data::GameState::Finished {
         return told(format!("Game {game} is not finished; it can be analysed once it is over."));
     }

@@ -108,6 +108,32 @@ impl TimeControl {
         }
     }
 
+    /// The PGN standard's `TimeControl` tag (its section 9.6): seconds for the game, and the
+    /// increment after a `+` (`300+3` for 5+3, `300` for 5+0); correspondence as one move per
+    /// so many seconds (`1/259200` for 3 days a move).
+    pub fn pgn(self) -> String {
+        match self {
+            TimeControl::Correspondence { days } => format!("1/{}", u64::from(days) * 86_400),
+            TimeControl::Live { minutes, increment: 0 } => format!("{}", u64::from(minutes) * 60),
+            TimeControl::Live { minutes, increment } => format!("{}+{increment}", u64::from(minutes) * 60),
+        }
+    }
+
+    /// A `TimeControl` tag [`TimeControl::pgn`] wrote (or another writer wrote for a clock
+    /// Chimera has): `None` for any other.
+    pub fn from_pgn(tag: &str) -> Option<TimeControl> {
+        let seconds = |text: &str| text.parse::<u64>().ok();
+        if let Some(("1", per_move)) = tag.split_once('/') {
+            let per_move = seconds(per_move)?;
+            let days = u32::try_from(per_move / 86_400).ok().filter(|_| per_move % 86_400 == 0)?;
+            return Some(TimeControl::Correspondence { days });
+        }
+        let (base, increment) = tag.split_once('+').unwrap_or((tag, "0"));
+        let (base, increment) = (seconds(base)?, seconds(increment)?);
+        let minutes = u32::try_from(base / 60).ok().filter(|_| base % 60 == 0)?;
+        Some(TimeControl::Live { minutes, increment: u32::try_from(increment).ok()? })
+    }
+
     /// The time `color` has for its next move, from the moves so far (`first` moved first).
     pub fn allowance(self, moves: &[data::Move], first: Color, color: Color) -> i64 {
         self.allowance_from(self.initial_ms(), moves, first, color)

@@ -10,7 +10,7 @@ use super::command::COMMANDS;
 use super::end::stored_outcome;
 use super::rating::Rating;
 use super::stored::{self, Terms};
-use super::table::Table;
+use super::table::{Table, Viewer};
 use super::view::{score, squares, to_move_line};
 use super::{told, Command, Ctx, Handled, Image, Message, Refusal, Reply, User};
 
@@ -19,6 +19,9 @@ const DIAGRAM_SIZE: u32 = 480;
 
 /// How many players `/leaderboard` shows, and how many games `/history`.
 const LIST_LENGTH: u32 = 10;
+
+/// How many pages of a player's games `/history` looks through for those the requester may see.
+const HISTORY_PAGES: usize = 5;
 
 pub(crate) async fn board(cx: &Ctx<'_>) -> Handled {
     let table = cx.table(None).await?;
@@ -129,23 +132,34 @@ fn time_left(cx: &Ctx<'_>, table: &Table, color: Color) -> Option<i64> {
 pub(crate) async fn pgn(cx: &Ctx<'_>, game: Option<GameId>) -> Handled {
     let table = match game {
         None => cx.table(None).await?,
-        Some(id) => cx.host.load_table(id).await?,
+        Some(id) => cx.numbered(id).await?,
     };
     let g = &table.record.game;
     let game = table.ended_game();
     let mut tags = pgn::Tags::new();
     tags.set("Event", &format!("Chimera game {}", g.id));
-    tags.set("Site", &format!("{} #{}", g.platform, g.channel));
+    // The platform only: a channel, room or server id would tell where a private game was.
+    tags.set("Site", &site(&g.platform));
     tags.set("Date", &super::clock::pgn_date(g.created_at));
     tags.set("White", table.name(Color::White));
     tags.set("Black", table.name(Color::Black));
     if let Some(tc) = table.time_control() {
-        tags.set("TimeControl", &tc.to_string());
+        tags.set("TimeControl", &tc.pgn());
     }
     if let Some(reason) = &g.reason {
         tags.set("Termination", reason);
     }
     Ok(Reply::one(Message::text(format!("```\n{}```", pgn::write(&game, &tags)))))
+}
+
+/// The PGN `Site` of a game played on `platform`: Chimera and the network, nothing private.
+fn site(platform: &str) -> String {
+    let network = match platform {
+        "discord" => "Discord",
+        "matrix" => "Matrix",
+        other => other,
+    };
+    format!("Chimera, {network}")
 }
 
 /// The rules of a variant in the project's words, with its diagrams; or the list of variants.
@@ -254,16 +268,29 @@ pub(crate) async fn history(cx: &Ctx<'_>, user: Option<&User>) -> Handled {
         return told(format!("{} has not played on Chimera yet.", user.name));
     };
     let id = player.id;
+    let (viewer, subject) = (Viewer::of(cx.request), player.clone());
     let games = cx
         .store()
         .read(move |tx| {
-            tx.finished_games_of(id, None, LIST_LENGTH)?
-                .into_iter()
-                .map(|g| {
+            // Only the games the requester may see are listed (see `Viewer`), the latest first;
+            // a few pages are looked through for them, no more.
+            let mut shown = Vec::new();
+            let mut after = None;
+            for _ in 0..HISTORY_PAGES {
+                let page = tx.finished_games_of(id, after, LIST_LENGTH)?;
+                let full = page.len() == LIST_LENGTH as usize;
+                for g in page {
+                    after = Some((g.finished_at.unwrap_or_default(), g.id));
                     let opponent = tx.player(if g.white == id { g.black } else { g.white })?;
-                    Ok((g, opponent))
-                })
-                .collect::<data::Result<Vec<_>>>()
+                    if shown.len() < LIST_LENGTH as usize && viewer.sees_stored(tx, &g, [&subject, &opponent])? {
+                        shown.push((g, opponent));
+                    }
+                }
+                if !full || shown.len() >= LIST_LENGTH as usize {
+                    break;
+                }
+            }
+            Ok(shown)
         })
         .await?;
     if games.is_empty() {
@@ -297,5 +324,8 @@ pub(crate) fn help() -> Reply {
     let mut lines = vec!["Chimera's commands:".to_string()];
     lines.extend(COMMANDS.iter().map(|c| format!("{}: {}", c.usage, c.about)));
     lines.push(format!("Variants: {}.", Variant::ALL.map(|v| v.id()).join(", ")));
+    lines.push(
+        "A game named by its number (`/pgn`, `/gif`, `/analyse`, `/history`) is shown where it was played (the same server, room or direct chat), in its tournament's server, and to its own players anywhere on the same network; to no one else.".into(),
+    );
     Reply::one(Message::text(lines.join("\n")))
 }

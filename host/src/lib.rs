@@ -274,6 +274,10 @@ struct Inner {
     pool: opponent::pool::Pool,
     thinking: opponent::Thinking,
     analyses: analysis::Running,
+    /// Finished games' replays, kept (see `replay`).
+    replays: replay::Replays,
+    /// How many games were loaded and replayed from their moves (see `table`).
+    tables: std::sync::atomic::AtomicU64,
 }
 
 impl Host {
@@ -298,6 +302,8 @@ impl Host {
                 posts_ready: tokio::sync::Notify::new(),
                 thinking: Default::default(),
                 analyses: Default::default(),
+                replays: Default::default(),
+                tables: Default::default(),
             }),
         };
         if !host.settings().adapter_connects {
@@ -496,14 +502,29 @@ impl Refusal {
         }
     }
 
+    /// The answer to a command that changed nothing. Our own failure is logged with a short
+    /// reference, and the user is given only the reference: what failed (a database's or a
+    /// network's error text) may name hosts, tables or ids that are no business of a chat.
     fn into_reply(self) -> Reply {
         match self {
             Refusal::Told(text) => Reply::error(text),
-            Refusal::Broken(why) => Reply::error(format!(
-                "Something went wrong on Chimera's side ({why}); nothing was changed. Please try again."
-            )),
+            Refusal::Broken(why) => {
+                let reference = error_reference();
+                tracing::error!(reference = %reference, "a command failed: {why}");
+                Reply::error(broken_text(&reference))
+            }
         }
     }
+}
+
+/// A reference for one failure, as the log and the user both see it: 8 hex digits.
+fn error_reference() -> String {
+    format!("{:08x}", fastrand::u32(..))
+}
+
+/// What a user is told of a failure of ours logged under `reference`.
+fn broken_text(reference: &str) -> String {
+    format!("Something went wrong on our side (reference {reference}); nothing was changed. Please try again.")
 }
 
 impl From<data::Error> for Refusal {

@@ -25,11 +25,24 @@ pub struct Limits {
     pub engine_games: usize,
     /// Analyses one user may have running at once.
     pub analyses: usize,
+    /// Open or running tournaments one user may organise at once, over every server.
+    pub tournaments_per_user: usize,
+    /// Open or running tournaments one server (a Matrix room, the console) may have at once.
+    pub tournaments_per_server: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { open_challenges: 5, games: 20, commands: 20, tournament_size: 128, engine_games: 2, analyses: 1 }
+        Limits {
+            open_challenges: 5,
+            games: 20,
+            commands: 20,
+            tournament_size: 128,
+            engine_games: 2,
+            analyses: 1,
+            tournaments_per_user: 3,
+            tournaments_per_server: 10,
+        }
     }
 }
 

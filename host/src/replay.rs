@@ -2,14 +2,72 @@
 //! again by `/gif`. It is drawn on a blocking thread, never on the async runtime (a long game
 //! takes tens of milliseconds), and kept under the upload limit by drawing it smaller, which the
 //! message then says.
+//!
+//! A finished game's replay never changes, so it is drawn once and kept ([`Replays`]), the most
+//! recently used first, within a bound in bytes: asking `/gif` of it again costs no drawing.
 
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use data::GameId;
 use render::GameGif;
 use rules::Color;
 
 use super::table::Table;
 use super::{Ctx, Handled, Host, Image, Message, Refusal, Reply};
 
+/// The bytes of finished games' replays kept at most.
+const KEPT_BYTES: usize = 32 * 1024 * 1024;
+
+/// Finished games' replays, kept within [`KEPT_BYTES`], the least recently used dropped first;
+/// and how many replays were drawn.
+#[derive(Default)]
+pub(crate) struct Replays {
+    kept: Mutex<Kept>,
+    drawn: AtomicU64,
+}
+
+#[derive(Default)]
+struct Kept {
+    replays: HashMap<GameId, Replay>,
+    /// Least recently used first.
+    order: VecDeque<GameId>,
+    bytes: usize,
+}
+
+impl Replays {
+    fn get(&self, id: GameId) -> Option<Replay> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let replay = kept.replays.get(&id).cloned()?;
+        kept.order.retain(|&g| g != id);
+        kept.order.push_back(id);
+        Some(replay)
+    }
+
+    fn keep(&self, id: GameId, replay: &Replay) {
+        let size = replay.image.bytes.len();
+        if size > KEPT_BYTES {
+            return;
+        }
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = kept.replays.insert(id, replay.clone()) {
+            kept.bytes -= old.image.bytes.len();
+            kept.order.retain(|&g| g != id);
+        }
+        kept.bytes += size;
+        kept.order.push_back(id);
+        while kept.bytes > KEPT_BYTES {
+            let Some(oldest) = kept.order.pop_front() else { break };
+            if let Some(dropped) = kept.replays.remove(&oldest) {
+                kept.bytes -= dropped.image.bytes.len();
+            }
+        }
+    }
+}
+
 /// A replay, and what to say of its size when it had to be drawn smaller.
+#[derive(Clone)]
 pub(crate) struct Replay {
     pub image: Image,
     pub note: Option<String>,
@@ -27,8 +85,29 @@ impl Replay {
 }
 
 impl Host {
-    /// The replay of `table`'s game as it stands (finished games show their result).
+    /// How many replays this host has drawn (a kept one is not drawn again): for tests.
+    pub fn replays_drawn(&self) -> u64 {
+        self.inner.replays.drawn.load(Ordering::Relaxed)
+    }
+
+    /// The replay of `table`'s game as it stands (finished games show their result); a finished
+    /// game's is drawn once and kept.
     pub(crate) async fn replay(&self, table: &Table) -> Result<Replay, Refusal> {
+        let finished = table.record.game.state != data::GameState::Active;
+        if finished {
+            if let Some(kept) = self.inner.replays.get(table.id()) {
+                return Ok(kept);
+            }
+        }
+        let replay = self.draw_replay(table).await?;
+        if finished {
+            self.inner.replays.keep(table.id(), &replay);
+        }
+        Ok(replay)
+    }
+
+    async fn draw_replay(&self, table: &Table) -> Result<Replay, Refusal> {
+        self.inner.replays.drawn.fetch_add(1, Ordering::Relaxed);
         let host = self.clone();
         let game = table.ended_game();
         let (white, black) = (table.name(Color::White).to_string(), table.name(Color::Black).to_string());
@@ -70,7 +149,7 @@ impl Host {
 
 /// `/gif game:N`: the replay of a finished game.
 pub(crate) async fn gif(cx: &Ctx<'_>, game: data::GameId) -> Handled {
-    let table = cx.host.load_table(game).await?;
+    let table = cx.numbered(game).await?;
     if table.record.game.state == data::GameState::Active {
         return super::told(format!("Game {game} is still being played; its replay comes with its result."));
     }

@@ -42,6 +42,8 @@ impl Host {
     /// Whether `text`, said without a command in `channel`, is a move by the player to move
     /// there: it reads as a legal move (or as a Grolman lead with a choice to make). Chat
     /// adapters play such a message as `/move`; anything else is chat, for no one to answer.
+    /// Most chat is told apart by its characters alone ([`could_be_move`]), before the game is
+    /// loaded and replayed: a busy room costs the database nothing.
     pub async fn is_bare_move(
         &self,
         platform: &str,
@@ -49,6 +51,9 @@ impl Host {
         user_id: &str,
         text: &str,
     ) -> Result<bool, HostError> {
+        if !could_be_move(text) {
+            return Ok(false);
+        }
         let found =
             self.load_active(platform, channel).await.map_err(|refusal| HostError::Broken(refusal.text().into()))?;
         let Some(table) = found else { return Ok(false) };
@@ -60,6 +65,27 @@ impl Host {
             Err(e) => matches!(e.problem, Problem::Ambiguous(_)),
         })
     }
+}
+
+/// The longest text read as a bare move (a Grolman turn with its chain fits).
+const BARE_MOVE_LENGTH: usize = 40;
+
+/// Whether `text` could be a move of some variant by its characters alone: short, plain ASCII,
+/// and naming a square (a rank's digit) or castling (`O-O`, `oo`, `0-0-0`). Every move the
+/// rules read passes; most chat ("good luck!", "gg", "thanks 🙂") does not, and is not looked
+/// at further.
+pub(crate) fn could_be_move(text: &str) -> bool {
+    let text = text.trim();
+    if text.is_empty() || text.len() > BARE_MOVE_LENGTH || !text.is_ascii() || text.chars().any(|c| c.is_ascii_control())
+    {
+        return false;
+    }
+    if text.chars().any(|c| c.is_ascii_digit()) {
+        return true;
+    }
+    let castle: String =
+        text.chars().filter(|c| !matches!(c, '-' | '+' | '#' | '!' | '?' | ' ')).flat_map(|c| c.to_lowercase()).collect();
+    castle == "oo" || castle == "ooo"
 }
 
 /// The legal moves whose SAN or coordinate form starts with `typed`, compared without case,
@@ -112,6 +138,30 @@ mod tests {
             for suggestion in all {
                 assert!(position.parse_move(&suggestion.value).is_ok(), "{variant:?}: {}", suggestion.value);
             }
+        }
+    }
+
+    #[test]
+    fn every_legal_move_could_be_a_move_and_chat_could_not() {
+        for variant in Variant::ALL {
+            // The start, and a position a few moves on, where captures and castling come up.
+            let mut game = rules::Game::new(start(variant));
+            for _ in 0..12 {
+                let position = game.position().clone();
+                for m in position.legal_moves().iter() {
+                    for text in [position.san(m), position.coord(m)] {
+                        assert!(could_be_move(&text), "{variant:?}: {text}");
+                    }
+                }
+                let Some(&first) = position.legal_moves().iter().last() else { break };
+                game.play(first).unwrap();
+            }
+        }
+        for text in ["O-O", "oo", "0-0-0", "O-O-O+", "e4", "Nf3 (Ne5, Rg1)", " e2e4 "] {
+            assert!(could_be_move(text), "{text}");
+        }
+        for text in ["", "gg", "good luck!", "thanks 🙂", "well played, really", "x".repeat(41).as_str()] {
+            assert!(!could_be_move(text), "{text}");
         }
     }
 

@@ -1,14 +1,14 @@
 //! [`Table`]: a stored game as the host plays it, with its players and the rules' game rebuilt
 //! from the stored moves; and finding the game a command is about.
 
-use data::{GameId, GameRecord, GameState, Player};
+use data::{GameId, GameRecord, GameState, Player, Tournament};
 use rules::{Color, Game, Outcome, Position, Variant, WinReason};
 
 use super::end::stored_outcome;
 
 use super::clock::TimeControl;
 use super::stored::{self, Terms};
-use super::{told, Ctx, Host, Refusal, User};
+use super::{told, Ctx, Host, Refusal, Request, User};
 
 #[derive(Clone)]
 pub(crate) struct Table {
@@ -186,8 +186,107 @@ impl Ctx<'_> {
     }
 }
 
+/// Who asks to see a game by its number, and from where: the one place the visibility rule is
+/// decided ([`Viewer::sees`]), for every command that names a game by number.
+#[derive(Clone, Debug)]
+pub(crate) struct Viewer {
+    platform: String,
+    server: Option<String>,
+    channel: String,
+    user: String,
+}
+
+/// What a game that may not be seen is answered with: the same words as a game that does not
+/// exist, so that counting game numbers tells a stranger nothing.
+pub(crate) fn no_game(id: GameId) -> String {
+    format!("There is no game {id}.")
+}
+
+impl Viewer {
+    pub fn of(request: &Request) -> Viewer {
+        Viewer {
+            platform: request.platform.clone(),
+            server: request.server.clone(),
+            channel: request.channel.clone(),
+            user: request.user.id.clone(),
+        }
+    }
+
+    /// Whether this viewer may see `game`, played by `players`, for `tournament` if it was a
+    /// tournament game. Never across platforms (users are per platform); within one:
+    /// - on the console, every game (one operator, one terminal);
+    /// - the game's own players, from anywhere (a direct chat with the bot included);
+    /// - from the place it was played: the same server (a Discord guild; on Matrix the server
+    ///   is the room, so the room and its threads), or, for a game outside any server (a
+    ///   Discord direct message), that very channel;
+    /// - a tournament game, from the tournament's server (or its channel, if it has none).
+    pub fn sees(&self, game: &data::Game, players: [&Player; 2], tournament: Option<&Tournament>) -> bool {
+        if game.platform != self.platform {
+            return false;
+        }
+        if self.platform == "console" || self.plays(players) {
+            return true;
+        }
+        self.at(game.server.as_deref(), &game.channel)
+            || tournament.is_some_and(|t| {
+                t.platform == self.platform && self.at(Some(t.server.as_str()).filter(|s| !s.is_empty()), &t.channel)
+            })
+    }
+
+    /// [`Viewer::sees`], with the game's tournament read from `tx` when it decides.
+    pub fn sees_stored(&self, tx: &data::ReadTx<'_>, game: &data::Game, players: [&Player; 2]) -> data::Result<bool> {
+        if self.sees(game, players, None) {
+            return Ok(true);
+        }
+        // Only a game the viewer cannot otherwise see costs the tournament's lookup.
+        let Some(pairing) = game.pairing else { return Ok(false) };
+        let round = tx.round(tx.pairing(pairing)?.round)?;
+        let tournament = tx.tournament(round.tournament)?;
+        Ok(self.sees(game, players, Some(&tournament)))
+    }
+
+    /// Whether the viewer plays with one of `players` (players are per platform, and a game's
+    /// players are of its platform).
+    fn plays(&self, players: [&Player; 2]) -> bool {
+        players.iter().any(|p| p.platform == self.platform && p.user_id == self.user)
+    }
+
+    /// Whether the viewer is in the place `server`/`channel`: the same server, or, where there is
+    /// no server, the same channel.
+    fn at(&self, server: Option<&str>, channel: &str) -> bool {
+        match (server, self.server.as_deref()) {
+            (Some(there), Some(here)) => there == here,
+            (None, None) => channel == self.channel,
+            _ => false,
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// A game a user names by its number, if they may see it (see [`Viewer::sees`]); one they may
+    /// not see is refused in the words of one that does not exist.
+    pub(crate) async fn numbered(&self, id: GameId) -> Result<Table, Refusal> {
+        let viewer = Viewer::of(self.request);
+        let found = self
+            .store()
+            .read(move |tx| {
+                let record = match tx.game_record(id) {
+                    Ok(record) => record,
+                    Err(data::Error::NotFound { .. }) => return Ok(None),
+                    Err(e) => return Err(e),
+                };
+                let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
+                Ok(viewer.sees_stored(tx, &record.game, [&white, &black])?.then_some((record, white, black)))
+            })
+            .await?;
+        let Some((record, white, black)) = found else { return told(no_game(id)) };
+        self.host.replayed(record, white, black)
+    }
+}
+
 impl Host {
-    /// Any game by its number.
+    /// Any game by its number, whoever asks: for the host's own work. A game a user names goes
+    /// through [`Ctx::numbered`].
     pub(crate) async fn load_table(&self, id: GameId) -> Result<Table, Refusal> {
         let found = self
             .store()
@@ -197,8 +296,8 @@ impl Host {
                 Err(e) => Err(e),
             })
             .await?;
-        let Some((white, black, record)) = found else { return told(format!("There is no game {id}.")) };
-        Table::new(record, white, black)
+        let Some((white, black, record)) = found else { return told(no_game(id)) };
+        self.replayed(record, white, black)
     }
 
     /// The active game of a channel, if any.
@@ -212,6 +311,18 @@ impl Host {
                 Ok(Some((record, white, black)))
             })
             .await?;
-        found.map(|(record, white, black)| Table::new(record, white, black)).transpose()
+        found.map(|(record, white, black)| self.replayed(record, white, black)).transpose()
+    }
+
+    /// A stored game replayed from its moves, counted.
+    fn replayed(&self, record: GameRecord, white: Player, black: Player) -> Result<Table, Refusal> {
+        self.inner.tables.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Table::new(record, white, black)
+    }
+
+    /// How many games this host has loaded and replayed from their moves: for tests that show
+    /// what costs a game's replay and what does not.
+    pub fn games_replayed(&self) -> u64 {
+        self.inner.tables.load(std::sync::atomic::Ordering::Relaxed)
     }
 }

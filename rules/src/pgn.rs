@@ -174,11 +174,28 @@ pub fn write_annotated(game: &Game, tags: &Tags, annotations: &[Annotation]) -> 
     }
     let mut out = String::new();
     for (name, value) in head.iter() {
-        out.push_str(&format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\"")));
+        out.push_str(&format!("[{name} \"{}\"]\n", tag_value(value)));
     }
     out.push('\n');
     out.push_str(&wrap(&movetext(game, result, annotations), WIDTH));
     out.push('\n');
+    out
+}
+
+/// A tag's value as the PGN standard writes it inside its quotes (section 7): a backslash and a
+/// quote are escaped with a backslash, and, as the standard allows no non-printing character in
+/// a string, each control character (a newline, a tab, ...) becomes a space, so that a value a
+/// user chose can neither end its tag nor start another.
+fn tag_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => out.push(' '),
+            c => out.push(c),
+        }
+    }
     out
 }
 
@@ -520,6 +537,22 @@ mod tests {
         let back = read(Variant::Werewolf, &text).unwrap();
         assert_eq!(back.game.moves(), game.moves());
         assert_eq!(back.tags.get("Annotator"), Some("Bo"));
+    }
+
+    #[test]
+    fn tag_values_cannot_end_their_tag_or_start_another() {
+        let game = Game::new(Position::start(Variant::Chess));
+        let mut tags = Tags::new();
+        let white = "Ann \"the\\great\"\n[Result \"1-0\"]\r\tx\u{7}";
+        tags.set("White", white);
+        let text = write(&game, &tags);
+        let line = text.lines().find(|l| l.starts_with("[White ")).unwrap();
+        assert_eq!(line, r#"[White "Ann \"the\\great\" [Result \"1-0\"]  x "]"#);
+        assert!(text.contains("[Result \"*\"]\n"), "{text}");
+        assert_eq!(text.lines().filter(|l| l.starts_with("[Result ")).count(), 1, "{text}");
+        let back = read(Variant::Chess, &text).unwrap();
+        assert_eq!(back.tags.get("White"), Some("Ann \"the\\great\" [Result \"1-0\"]  x "));
+        assert_eq!(back.tags.get("Result"), Some("*"));
     }
 
     #[test]

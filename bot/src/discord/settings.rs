@@ -151,6 +151,8 @@ mod tests {
             ("CHIMERA_LIMIT_TOURNAMENT_SIZE", "16"),
             ("CHIMERA_LIMIT_ENGINE_GAMES", "1"),
             ("CHIMERA_LIMIT_ANALYSES", "3"),
+            ("CHIMERA_LIMIT_TOURNAMENTS_PER_USER", "2"),
+            ("CHIMERA_LIMIT_TOURNAMENTS_PER_SERVER", "5"),
             ("CHIMERA_ENGINE_THREADS", "0"),
         ])
         .unwrap();
@@ -161,6 +163,8 @@ mod tests {
             tournament_size: 16,
             engine_games: 1,
             analyses: 3,
+            tournaments_per_user: 2,
+            tournaments_per_server: 5,
         };
         assert_eq!(settings.common.limits, limits);
         assert_eq!(settings.common.engine_threads, 0);

@@ -145,10 +145,15 @@ pub async fn cancel(
     sub(ctx, TournamentCommand::Cancel { id }).await
 }
 
-/// This server's tournaments
+/// This server's tournaments, ten a page, latest first
 #[poise::command(slash_command, guild_only)]
-pub async fn list(ctx: Context<'_>) -> Result<(), Error> {
-    sub(ctx, TournamentCommand::List).await
+pub async fn list(
+    ctx: Context<'_>,
+    #[description = "Which page (the first if not given)"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    sub(ctx, TournamentCommand::List { page }).await
 }
 
 /// How tournaments work: formats, byes, tie-breaks, withdrawals, deciders

@@ -27,7 +27,7 @@ pub(crate) async fn handle(cx: &Ctx<'_>, command: &TournamentCommand) -> Handled
         TournamentCommand::Pairings { round, id } => pairings(cx, *round, *id).await,
         TournamentCommand::Withdraw { player, id } => withdraw(cx, player, *id).await,
         TournamentCommand::Cancel { id } => cancel(cx, *id).await,
-        TournamentCommand::List => list(cx).await,
+        TournamentCommand::List { page } => list(cx, page.unwrap_or(1).max(1)).await,
         TournamentCommand::Help => Ok(Reply::one(Message::text(include_str!("help.md").trim_end()))),
     }
 }
@@ -37,41 +37,59 @@ fn server(cx: &Ctx<'_>) -> String {
     cx.request.server.clone().unwrap_or_default()
 }
 
-/// Every tournament of the requester's server.
-async fn server_events(cx: &Ctx<'_>) -> Result<Vec<Event>, Refusal> {
-    let (platform, server) = (cx.platform().to_string(), server(cx));
-    Ok(cx
-        .store()
-        .read(move |tx| tx.server_tournaments(&platform, &server)?.into_iter().map(|t| Event::load(tx, t.id)).collect())
-        .await?)
+/// How many tournaments `/tournament list` shows a page.
+pub(crate) const LIST_PAGE: u32 = 10;
+
+/// Which tournament a command found (see [`resolve`]): only that one is then loaded whole.
+enum Found {
+    One(TournamentId),
+    Missing(String),
 }
 
 /// The tournament a command is about: the one named, or the server's one open or running
-/// tournament (for `recent`, the latest one when none is).
+/// tournament (for `recent`, the latest one when none is). Only the server's live tournaments
+/// (as many as [`Limits::tournaments_per_server`](super::super::Limits) allows) are looked
+/// through, and only the one found is loaded with its entrants, rounds and games.
 async fn resolve(cx: &Ctx<'_>, id: Option<TournamentId>, recent: bool) -> Result<Event, Refusal> {
-    let mut events = server_events(cx).await?;
-    if let Some(id) = id {
-        return match events.into_iter().find(|e| e.t.id == id) {
-            Some(event) => Ok(event),
-            None => told(format!("There is no tournament {id} here; `/tournament list` shows this server's.")),
-        };
-    }
-    let live: Vec<usize> = (0..events.len()).filter(|&i| events[i].is_live()).collect();
-    match live.as_slice() {
-        [one] => Ok(events.swap_remove(*one)),
-        [] if recent && !events.is_empty() => {
-            // The latest to have been created.
-            let latest = (0..events.len()).max_by_key(|&i| events[i].t.id).unwrap_or(0);
-            Ok(events.swap_remove(latest))
-        }
-        [] => told(
-            "There is no open or running tournament here. `/tournament create name:... variant:chess format:swiss` makes one; `/tournament list` shows past ones.",
-        ),
-        several => {
-            let names: Vec<String> = several.iter().map(|&i| events[i].title()).collect();
-            told(format!("Several tournaments are on here: {}. Say which with `id:`.", names.join(", ")))
-        }
-    }
+    let (platform, server) = (cx.platform().to_string(), server(cx));
+    let found = cx
+        .store()
+        .read(move |tx| {
+            let found = match id {
+                Some(id) => match tx.server_tournament(&platform, &server, id)? {
+                    Some(t) => Found::One(t.id),
+                    None => Found::Missing(format!(
+                        "There is no tournament {id} here; `/tournament list` shows this server's."
+                    )),
+                },
+                None => {
+                    let live = tx.live_server_tournaments(&platform, &server)?;
+                    match live.as_slice() {
+                        [one] => Found::One(one.id),
+                        [] => match tx.latest_server_tournament(&platform, &server)?.filter(|_| recent) {
+                            Some(latest) => Found::One(latest.id),
+                            None => Found::Missing(
+                                "There is no open or running tournament here. `/tournament create name:... variant:chess format:swiss` makes one; `/tournament list` shows past ones.".into(),
+                            ),
+                        },
+                        several => {
+                            let names: Vec<String> =
+                                several.iter().map(|t| format!("tournament {} \"{}\"", t.id, t.name)).collect();
+                            Found::Missing(format!(
+                                "Several tournaments are on here: {}. Say which with `id:`.",
+                                names.join(", ")
+                            ))
+                        }
+                    }
+                }
+            };
+            Ok(match found {
+                Found::One(id) => Ok(Event::load(tx, id)?),
+                Found::Missing(why) => Err(why),
+            })
+        })
+        .await?;
+    found.or_else(told)
 }
 
 /// Only the organiser or a server manager may run a tournament.
@@ -125,14 +143,30 @@ async fn create(
         double,
     };
     let platform = cx.platform().to_string();
+    let limits = cx.host.settings().limits;
+    let (per_user, per_server) = (limits.tournaments_per_user, limits.tournaments_per_server);
+    // Counted in the transaction that adds one, so that two at once cannot both slip under.
     let event = cx
         .store()
         .write(move |tx| {
+            let on_server = tx.live_server_tournaments(&new.platform, &new.server)?.len();
+            if on_server >= per_server {
+                return Ok(Err(format!(
+                    "This server has {on_server} tournaments open or running, as many as it may at once: finish or cancel one first (`/tournament list`)."
+                )));
+            }
             let organiser = tx.upsert_player(&platform, &me.id, &me.name, now)?;
+            let mine = tx.count_live_tournaments_of(organiser.id)?;
+            if mine >= per_user as u64 {
+                return Ok(Err(format!(
+                    "You organise {mine} tournaments open or running, as many as one user may at once: finish or cancel one first."
+                )));
+            }
             let t = tx.create_tournament(&NewTournament { organiser: organiser.id, ..new.clone() }, now)?;
-            Event::load(tx, t.id)
+            Ok(Ok(Event::load(tx, t.id)?))
         })
-        .await?;
+        .await?
+        .or_else(told)?;
     let id = event.t.id;
     Ok(Reply::one(Message::text(format!(
         "{} creates {}: {}. It starts {}. Join with `{}`.",
@@ -399,16 +433,39 @@ async fn cancel(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
     Ok(reply)
 }
 
-async fn list(cx: &Ctx<'_>) -> Handled {
-    let events = server_events(cx).await?;
-    if events.is_empty() {
+/// One page of the server's tournaments, latest first: only that page is loaded.
+async fn list(cx: &Ctx<'_>, page: u32) -> Handled {
+    let (platform, server) = (cx.platform().to_string(), server(cx));
+    let skip = (page - 1).saturating_mul(LIST_PAGE);
+    let (total, events) = cx
+        .store()
+        .read(move |tx| {
+            let total = tx.count_server_tournaments(&platform, &server)?;
+            let page = tx.server_tournaments_page(&platform, &server, skip, LIST_PAGE)?;
+            let events = page.into_iter().map(|t| Event::load(tx, t.id)).collect::<data::Result<Vec<_>>>()?;
+            Ok((total, events))
+        })
+        .await?;
+    if total == 0 {
         return Ok(Reply::one(Message::text(
             "No tournaments here yet. `/tournament create name:... variant:chess format:swiss` makes one.",
         )));
     }
-    let mut lines = vec!["Tournaments here, latest first:".to_string()];
+    let pages = total.div_ceil(u64::from(LIST_PAGE));
+    if events.is_empty() {
+        return told(format!("There are {pages} page(s) of tournaments here; page {page} is past the last."));
+    }
+    let mut lines = vec![if pages == 1 {
+        "Tournaments here, latest first:".to_string()
+    } else {
+        format!("Tournaments here, latest first (page {page} of {pages}):")
+    }];
     for event in &events {
         lines.push(show::list_line(event)?);
+    }
+    if u64::from(page) < pages {
+        let next = Command::<User>::Tournament(TournamentCommand::List { page: Some(page + 1) });
+        lines.push(format!("More with `{next}`."));
     }
     Ok(Reply::one(Message::text(lines.join("\n"))))
 }

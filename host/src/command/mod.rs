@@ -174,7 +174,11 @@ pub enum TournamentCommand<U = User> {
     Cancel {
         id: Option<TournamentId>,
     },
-    List,
+    /// The server's tournaments, a page at a time, latest first.
+    List {
+        /// From 1; `None` is the first.
+        page: Option<u32>,
+    },
     /// How tournaments work: formats, tie-breaks, byes, withdrawal, the decider.
     Help,
 }
@@ -290,7 +294,7 @@ impl<U> TournamentCommand<U> {
             TournamentCommand::Pairings { round, id } => TournamentCommand::Pairings { round, id },
             TournamentCommand::Withdraw { player, id } => TournamentCommand::Withdraw { player: f(player)?, id },
             TournamentCommand::Cancel { id } => TournamentCommand::Cancel { id },
-            TournamentCommand::List => TournamentCommand::List,
+            TournamentCommand::List { page } => TournamentCommand::List { page },
             TournamentCommand::Help => TournamentCommand::Help,
         })
     }

@@ -354,7 +354,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "pgn",
         usage: "/pgn [game:<number>]",
-        about: "this channel's game (or any game by its number) as PGN",
+        about: "this channel's game (or a game you may see, by its number) as PGN",
         parse: |mut a| {
             let game = a.id("game")?;
             a.done()?;

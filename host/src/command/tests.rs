@@ -179,7 +179,7 @@ fn tournament() -> impl Strategy<Value = TournamentCommand> {
         (prop::option::of(1u32..100), id()).prop_map(|(round, id)| TournamentCommand::Pairings { round, id }),
         (user(), id()).prop_map(|(player, id)| TournamentCommand::Withdraw { player, id }),
         id().prop_map(|id| TournamentCommand::Cancel { id }),
-        Just(TournamentCommand::List),
+        prop::option::of(1u32..100).prop_map(|page| TournamentCommand::List { page }),
         Just(TournamentCommand::Help),
     ]
 }

@@ -52,7 +52,14 @@ pub(super) fn read(mut a: Args) -> Result<TournamentCommand<Mention>, CommandErr
             TournamentCommand::Withdraw { player, id }
         }
         "cancel" => TournamentCommand::Cancel { id: a.id("id")? },
-        "list" => TournamentCommand::List,
+        "list" => {
+            let page = a.id("page")?;
+            let page = page
+                .map(|p| u32::try_from(p).ok().filter(|&p| p >= 1))
+                .map(|p| p.ok_or_else(|| CommandError::Value("`page:` needs a page number, like `page:2`".into())))
+                .transpose()?;
+            TournamentCommand::List { page }
+        }
         "help" => TournamentCommand::Help,
         other => return Err(CommandError::Value(format!("`/tournament {other}` is not a thing: use {SUBCOMMANDS}"))),
     };
@@ -271,7 +278,9 @@ mod tests {
             TournamentCommand::Withdraw { player: Mention("@bob".into()), id: Some(1) }
         );
         assert_eq!(parse("/help tournament").unwrap(), TournamentCommand::Help);
-        assert_eq!(parse("/tournament list").unwrap(), TournamentCommand::List);
+        assert_eq!(parse("/tournament list").unwrap(), TournamentCommand::List { page: None });
+        assert_eq!(parse("/tournament list page:3").unwrap(), TournamentCommand::List { page: Some(3) });
+        assert!(parse("/tournament list page:0").is_err());
     }
 
     #[test]

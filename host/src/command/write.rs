@@ -159,7 +159,7 @@ fn tournament(line: &mut Line<'_, '_>, sub: &TournamentCommand<User>) -> fmt::Re
             line.opt("id", *id)
         }
         TournamentCommand::Cancel { id } => line.word("cancel").and_then(|_| line.opt("id", *id)),
-        TournamentCommand::List => line.word("list"),
+        TournamentCommand::List { page } => line.word("list").and_then(|_| line.opt("page", *page)),
         TournamentCommand::Help => line.word("help"),
     }
 }

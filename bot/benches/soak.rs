@@ -203,6 +203,7 @@ async fn run(options: &Options) -> Vec<String> {
             stop: Arc::clone(&stop),
             bot: bot.id.clone(),
             last_start,
+            sent: Arc::default(),
         };
         let mut rooms = Vec::new();
         for i in 0..options.rooms {
@@ -212,7 +213,7 @@ async fn run(options: &Options) -> Vec<String> {
             rooms.push((room.clone(), [Arc::clone(&a), Arc::clone(&b)]));
             players.spawn(matrix::room(mworld.clone(), [a, b], room, i, options.seed ^ (4000 + i as u64)));
         }
-        matrix_side = Some((bot, db, rooms));
+        matrix_side = Some((bot, db, rooms, mworld.sent));
     }
     println!("set up in {:.1} s; playing", started.elapsed().as_secs_f64());
 
@@ -280,7 +281,7 @@ async fn run(options: &Options) -> Vec<String> {
     let acks = ledger.acks.lock().unwrap().clone();
     let stored = check::read(&discord_db);
     let mut stores = vec![("Discord", &stored)];
-    let matrix_stored = matrix_side.as_ref().map(|(_, db, _)| check::read(db));
+    let matrix_stored = matrix_side.as_ref().map(|(_, db, _, _)| check::read(db));
     if let Some(stored) = &matrix_stored {
         stores.push(("Matrix", stored));
     }
@@ -320,11 +321,21 @@ async fn run(options: &Options) -> Vec<String> {
             messages.iter().filter(|m| m.interaction.is_none()).map(|m| (channel.get().to_string(), m.content.clone())),
         );
     }
-    if let Some((bot, _, rooms)) = &matrix_side {
+    if let Some((bot, _, rooms, sent)) = &matrix_side {
         for (room, people) in rooms {
             let notices = matrix::notices(&people[0], room, &bot.id);
             twice.extend(matrix::said_twice(&notices).into_iter().map(|t| format!("{room}: {t}")));
             told.extend(notices.iter().map(|n| (room.to_string(), n.body().to_string())));
+        }
+        // Every move a player sent was answered by the end, kills or not.
+        let never = matrix::never_answered(&sent.lock().unwrap(), rooms, &bot.id);
+        // Listed with the counts in the report, 0 included: the figure the run must keep at 0.
+        ledger.set("matrix moves never answered (must be 0)", never.len() as u64);
+        for m in never.iter().take(10) {
+            findings.failures.push(format!("a Matrix move never answered: {} in {} (ply {})", m.san, m.room, m.ply));
+        }
+        if never.len() > 10 {
+            findings.failures.push(format!("... and {} more Matrix moves never answered", never.len() - 10));
         }
     }
     check::announced(&all, &told, &mut findings);

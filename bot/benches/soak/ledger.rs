@@ -32,6 +32,10 @@ impl Ledger {
         *self.counts.lock().unwrap().entry(what).or_default() += 1;
     }
 
+    pub fn set(&self, what: &'static str, n: u64) {
+        self.counts.lock().unwrap().insert(what, n);
+    }
+
     pub fn get(&self, what: &str) -> u64 {
         self.counts.lock().unwrap().get(what).copied().unwrap_or(0)
     }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
@@ -28,6 +28,41 @@ pub struct World {
     pub stop: Arc<AtomicBool>,
     pub bot: OwnedUserId,
     pub last_start: Instant,
+    /// Every move a player sent, for the check at the end that each was answered.
+    pub sent: Arc<Mutex<Vec<Sent>>>,
+}
+
+/// A move a player sent: where, its event, the ply it was for and its text, and who sent it
+/// (the index among the room's two people) with how much they had seen by then.
+#[derive(Clone, Debug)]
+pub struct Sent {
+    pub room: OwnedRoomId,
+    pub event: String,
+    pub ply: u32,
+    pub san: String,
+    pub mover: usize,
+    pub mark: usize,
+}
+
+/// The moves sent that their player never saw answered, by the end of the run: neither a reply
+/// to the move (a refusal) nor the notice that it was played, anywhere after it was sent. A
+/// player gives up waiting after [`PATIENCE`] and plays on; this counts what never came at all,
+/// which a kill at the wrong moment used to cause.
+pub fn never_answered(sent: &[Sent], rooms: &[(OwnedRoomId, [Arc<Person>; 2])], bot: &OwnedUserId) -> Vec<Sent> {
+    sent.iter()
+        .filter(|m| {
+            let Some((_, people)) = rooms.iter().find(|(room, _)| *room == m.room) else { return true };
+            let seen = people[m.mover].seen();
+            !seen[m.mark.min(seen.len())..].iter().any(|s| {
+                s.room == m.room
+                    && s.sender == *bot
+                    && s.is_notice()
+                    && (played(s.body()).is_some_and(|(ply, san)| ply == m.ply && san == m.san)
+                        || matches!(&s.what, What::Notice { reply_to: Some(r), .. } if r.as_str() == m.event))
+            })
+        })
+        .cloned()
+        .collect()
 }
 
 /// Sends text; `None` when the homeserver refused it.
@@ -116,6 +151,14 @@ pub async fn room(world: World, people: [Arc<Person>; 2], room: OwnedRoomId, ind
         world.ledger.count("matrix moves sent");
         let Some(event) = say(mover, &room, &format!("!move {text}")).await else { continue };
         let ply = live.ply + 1;
+        world.sent.lock().unwrap().push(Sent {
+            room: room.clone(),
+            event: event.clone(),
+            ply,
+            san: text.clone(),
+            mover: usize::from(Arc::ptr_eq(mover, &people[1])),
+            mark,
+        });
         let answer = wait_for(&world, mover, &room, mark, |s| {
             s.is_notice()
                 && (played(s.body()).is_some_and(|(p, _)| p == ply)

@@ -4,9 +4,16 @@
 //! legal move from the player to move is a move; any other message without the prefix is chat.
 //!
 //! An encrypted event whose room key had not come yet when it arrived is tried again for about
-//! a minute as the key may follow, then handled like any other.
+//! a minute as the key may follow, then handled like any other. At most
+//! [`WAITING_PER_SENDER`] events of one sender, and [`WAITING_IN_ALL`] in all, wait so; past
+//! that an unreadable event is given up at once, so a flood of them costs a bounded number of
+//! tasks however long it goes on.
+//!
+//! A reaction counts only in the room of the message it reacts to: a reaction elsewhere that
+//! names a button's message is ignored.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -15,7 +22,7 @@ use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
 use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent, Relation};
 use matrix_sdk::ruma::events::{AnySyncMessageLikeEvent, AnySyncTimelineEvent, SyncMessageLikeEvent};
 use matrix_sdk::ruma::serde::Raw;
-use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedEventId, UserId};
+use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedEventId, OwnedUserId, UserId};
 use matrix_sdk::{Room, RoomMemberships};
 use tracing::{debug, info, warn};
 
@@ -23,21 +30,88 @@ use host::{Command, Mention, Reply, Request, User};
 
 use super::channel::Channel;
 use super::outgoing::{Origin, PROGRESS_PACE};
-use super::{text, Bot, Job, PLATFORM};
+use super::position::Ticket;
+use super::{text, Bot, Event, Job, PLATFORM};
 use crate::progress::{self, Reporting, Show};
 
 /// Tries to decrypt an event whose key is missing, the first after half a second, each wait
 /// twice the last: about a minute in all.
 const DECRYPTION_TRIES: u32 = 7;
 
+/// Undecryptable events of one sender waiting for their key at once, at most.
+pub const WAITING_PER_SENDER: usize = 16;
+
+/// Undecryptable events waiting for their key at once, everyone's together, at most.
+pub const WAITING_IN_ALL: usize = 256;
+
+/// How many undecryptable events wait for their key, per sender: a place is taken with
+/// [`Waiting::enter`] and given back when its [`Place`] is dropped.
+pub struct Waiting {
+    counts: Mutex<(HashMap<OwnedUserId, usize>, usize)>,
+    per_sender: usize,
+    in_all: usize,
+}
+
+/// One event's place among those waiting for a key.
+pub struct Place {
+    waiting: Arc<Waiting>,
+    sender: OwnedUserId,
+}
+
+impl Waiting {
+    pub fn new(per_sender: usize, in_all: usize) -> Waiting {
+        Waiting { counts: Mutex::new((HashMap::new(), 0)), per_sender, in_all }
+    }
+
+    /// A place for one more event of `sender`; `None` when the sender, or everyone together,
+    /// has as many waiting as allowed.
+    pub fn enter(self: &Arc<Self>, sender: &UserId) -> Option<Place> {
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let (per, all) = &mut *counts;
+        let mine = per.get(sender).copied().unwrap_or(0);
+        if mine >= self.per_sender || *all >= self.in_all {
+            return None;
+        }
+        per.insert(sender.to_owned(), mine + 1);
+        *all += 1;
+        Some(Place { waiting: Arc::clone(self), sender: sender.to_owned() })
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut counts = self.waiting.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let (per, all) = &mut *counts;
+        *all -= 1;
+        if let Some(mine) = per.get_mut(&self.sender) {
+            *mine -= 1;
+            if *mine == 0 {
+                per.remove(&self.sender);
+            }
+        }
+    }
+}
+
 impl Bot {
     /// An encrypted event the SDK could not decrypt when it came (its room key had not arrived):
     /// tried again as the key may follow, then put in its room's queue like any other.
-    pub(super) fn decrypt_later(self: &Arc<Self>, room: Room, event: Raw<OriginalSyncRoomEncryptedEvent>) {
+    pub(super) fn decrypt_later(
+        self: &Arc<Self>,
+        room: Room,
+        event: Raw<OriginalSyncRoomEncryptedEvent>,
+        ticket: Ticket,
+    ) {
         let bot = Arc::clone(self);
         let id = event.get_field::<OwnedEventId>("event_id").ok().flatten();
+        let sender = event.get_field::<OwnedUserId>("sender").ok().flatten();
+        let Some(place) = sender.as_deref().and_then(|sender| self.undecrypted.enter(sender)) else {
+            warn!(room = %room.room_id(), event = ?id, ?sender, "an event cannot be decrypted, and too many wait for their key already; given up");
+            ticket.done();
+            return;
+        };
         debug!(room = %room.room_id(), event = ?id, "an event could not be decrypted yet");
         tokio::spawn(async move {
+            let _place = place;
             let mut wait = Duration::from_millis(500);
             for _ in 0..DECRYPTION_TRIES {
                 tokio::time::sleep(wait).await;
@@ -47,6 +121,7 @@ impl Bot {
                     Ok(_) => continue,
                     Err(e) => {
                         warn!(room = %room.room_id(), event = ?id, "cannot decrypt an event: {e}");
+                        ticket.done();
                         return;
                     }
                 };
@@ -54,14 +129,15 @@ impl Bot {
                 match decrypted.raw().deserialize() {
                     Ok(AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::RoomMessage(
                         SyncMessageLikeEvent::Original(message),
-                    ))) => bot.enqueue(&room, Job::Message(Box::new(message))),
+                    ))) => bot.enqueue(&room, Job { event: Event::Message(Box::new(message)), ticket }),
                     Ok(AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::Reaction(
                         SyncMessageLikeEvent::Original(reaction),
-                    ))) => bot.enqueue(&room, Job::Reaction(reaction)),
-                    _ => {}
+                    ))) => bot.enqueue(&room, Job { event: Event::Reaction(reaction), ticket }),
+                    _ => ticket.done(),
                 }
                 return;
             }
+            ticket.done();
             warn!(
                 room = %room.room_id(),
                 event = ?id,
@@ -106,7 +182,10 @@ impl Bot {
             text::Said::Text(said) => {
                 let channel_id = channel.to_string();
                 if !self.host.is_bare_move(PLATFORM, &channel_id, event.sender.as_str(), &said).await? {
-                    // Chat: no answer, and nothing to remember.
+                    // Chat: no answer. Remembered all the same: an event may be given again after
+                    // a restart (see `position`), and by then the same words may have become a
+                    // legal move (the opponent's turn has come), which they were not when sent.
+                    self.ledger.mark_handled(&id, self.host.now())?;
                     return Ok(());
                 }
                 Ok(Command::Move { text: said, confirm: false, game: None })
@@ -138,12 +217,12 @@ impl Bot {
         let annotation = &event.content.relates_to;
         let message_id = annotation.event_id.to_string();
         let Some(button) = self.ledger.button(&message_id, &annotation.key)? else { return Ok(()) };
+        let channel = button.channel.parse::<Channel>().map_err(anyhow::Error::msg)?;
         let called = button.callers.iter().any(|c| c == event.sender.as_str());
-        if button.private && !called {
+        if !counts_in(&channel, room.room_id()) || (button.private && !called) {
             self.ledger.mark_handled(&id, self.host.now())?;
             return Ok(());
         }
-        let channel = button.channel.parse::<Channel>().map_err(anyhow::Error::msg)?;
         let origin = Origin { channel, event: Some(annotation.event_id.clone()), asker: event.sender.clone() };
         if button.used {
             if called {
@@ -256,11 +335,55 @@ impl Bot {
     /// Shows the reply to the event `id` (see `outgoing`): its messages are keyed by `id`, so
     /// an answer sent again (the event replayed after a crash before it was marked handled)
     /// shows once.
-    async fn answer(&self, origin: &Origin, id: &str, reply: Reply) -> anyhow::Result<()> {
+    pub(super) async fn answer(&self, origin: &Origin, id: &str, reply: Reply) -> anyhow::Result<()> {
         for (i, message) in reply.messages.iter().enumerate() {
             let key = format!("{id}.{i}");
             self.speaker.post(Some(origin), message, Some(&key)).await.context("cannot answer")?;
         }
         Ok(())
+    }
+}
+
+/// Whether a reaction in `room` counts for a button of a message in `channel`: only in the
+/// message's own room. Event ids are not secret (anyone who was ever in the room has them), and
+/// a homeserver does not always stop a reaction in one room from naming a message in another
+/// (Synapse refuses it from its own users, but not over federation, nor when the relation is
+/// hidden inside an encrypted event); it would run the command as someone perhaps not even a
+/// member of the message's room.
+fn counts_in(channel: &Channel, room: &matrix_sdk::ruma::RoomId) -> bool {
+    channel.room == room
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reaction_counts_only_in_the_room_of_the_message_it_reacts_to() {
+        let here: matrix_sdk::ruma::OwnedRoomId = "!here:x".try_into().unwrap();
+        let elsewhere: matrix_sdk::ruma::OwnedRoomId = "!elsewhere:x".try_into().unwrap();
+        let root: OwnedEventId = "$root".try_into().unwrap();
+        let main = Channel { room: here.clone(), thread: None };
+        let thread = Channel { room: here.clone(), thread: Some(root) };
+        assert!(counts_in(&main, &here) && counts_in(&thread, &here), "in the room, main timeline or thread");
+        assert!(!counts_in(&main, &elsewhere) && !counts_in(&thread, &elsewhere), "never from another room");
+    }
+
+    #[test]
+    fn events_waiting_for_a_key_are_bounded_per_sender_and_in_all() {
+        let waiting = Arc::new(Waiting::new(2, 3));
+        let (a, b, c) = (
+            UserId::parse("@a:x").unwrap(),
+            UserId::parse("@b:x").unwrap(),
+            UserId::parse("@c:x").unwrap(),
+        );
+        let a1 = waiting.enter(&a).expect("a's first");
+        let _a2 = waiting.enter(&a).expect("a's second");
+        assert!(waiting.enter(&a).is_none(), "a has two waiting already");
+        let _b1 = waiting.enter(&b).expect("b is not held back by a");
+        assert!(waiting.enter(&c).is_none(), "three wait in all");
+        drop(a1);
+        assert!(waiting.enter(&c).is_some(), "a place given back is free again");
+        assert!(waiting.enter(&a).is_some());
     }
 }

@@ -4,6 +4,7 @@
 //!
 //! An event is marked handled after its answer is sent; a crash in between replays it, and then
 //! the host's own guard holds: a move carries the event id as its request id and lands once.
+//! Beside them, the bot's own sync position (see `position`): where the next start syncs from.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -50,6 +51,10 @@ impl Ledger {
                  private    INTEGER NOT NULL DEFAULT 0,
                  used       INTEGER NOT NULL DEFAULT 0,
                  PRIMARY KEY (message_id, key)
+             );
+             CREATE TABLE IF NOT EXISTS position (
+                 id    INTEGER PRIMARY KEY CHECK (id = 1),
+                 token TEXT NOT NULL
              );",
         )?;
         Ok(Ledger { db: Mutex::new(db) })
@@ -74,6 +79,20 @@ impl Ledger {
     /// got it): events that old are stale and never acted on, so their record is not needed.
     pub fn forget_handled_before(&self, ms: i64) -> Result<(), LedgerError> {
         self.db().execute("DELETE FROM handled WHERE at < ?1", [ms])?;
+        Ok(())
+    }
+
+    /// The sync token up to which every event has been dealt with (see `position`), if one
+    /// was ever stored.
+    pub fn position(&self) -> Result<Option<String>, LedgerError> {
+        Ok(self.db().query_row("SELECT token FROM position WHERE id = 1", [], |row| row.get(0)).optional()?)
+    }
+
+    pub fn save_position(&self, token: &str) -> Result<(), LedgerError> {
+        self.db().execute(
+            "INSERT INTO position (id, token) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET token = excluded.token",
+            [token],
+        )?;
         Ok(())
     }
 
@@ -149,5 +168,10 @@ mod tests {
         assert_eq!(ledger.button("$m", "✅").unwrap(), Some(Button { used: true, ..button }));
         assert!(ledger.button("$m", "❌").unwrap().unwrap().used);
         assert_eq!(ledger.button("$m", "🎉").unwrap(), None);
+        assert_eq!(ledger.position().unwrap(), None);
+        ledger.save_position("s1").unwrap();
+        ledger.save_position("s2").unwrap();
+        drop(ledger);
+        assert_eq!(Ledger::open(&path).unwrap().position().unwrap().as_deref(), Some("s2"));
     }
 }

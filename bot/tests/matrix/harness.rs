@@ -449,6 +449,11 @@ impl Bot {
         Bot { id, user, dir: tempfile::tempdir().expect("a directory"), env: HashMap::new(), running: None }
     }
 
+    /// Sets (or overrides) one setting for the next start.
+    pub fn set_env(&mut self, name: &str, value: &str) {
+        self.env.insert(name.to_string(), value.to_string());
+    }
+
     /// The bot's settings as environment variables.
     pub fn env_vars(&self) -> HashMap<String, String> {
         let d = self.dir.path();

@@ -92,7 +92,8 @@ impl WriteTx<'_> {
     /// Removes the waiting challenges of a server of `platform`: nobody there can answer them
     /// any more. Returns how many there were.
     pub fn drop_challenges_in(&self, platform: &str, server: &str) -> Result<u64> {
-        self.conn().execute(sql!("DELETE FROM challenges WHERE platform = $1 AND server = $2"), params![platform, server])
+        self.conn()
+            .execute(sql!("DELETE FROM challenges WHERE platform = $1 AND server = $2"), params![platform, server])
     }
 }
 

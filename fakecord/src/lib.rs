@@ -270,7 +270,13 @@ impl FakeDiscord {
     /// channels answer 404 Unknown Channel from then on.
     pub fn remove_guild(&self, guild: GuildId) {
         self.shared.write(|w| {
-            w.dispatch(Some(guild), "GUILD_DELETE", json!({ "id": guild.get().to_string() }), Some(intents::GUILDS), None);
+            w.dispatch(
+                Some(guild),
+                "GUILD_DELETE",
+                json!({ "id": guild.get().to_string() }),
+                Some(intents::GUILDS),
+                None,
+            );
             w.guilds.remove(&guild);
             w.channels.retain(|_, c| c.guild != guild);
         });

@@ -27,7 +27,8 @@ async fn a_tournament_whose_games_are_refused_backs_off_and_is_paused() {
     }
     let attempts = club.rooms.open_attempts();
     assert!((2..=20).contains(&attempts), "{attempts} places asked for in ten minutes of refusals");
-    let told: Vec<String> = club.rooms.posted().into_iter().filter(|m| m.text.contains("is paused")).map(|m| m.text).collect();
+    let told: Vec<String> =
+        club.rooms.posted().into_iter().filter(|m| m.text.contains("is paused")).map(|m| m.text).collect();
     assert_eq!(told.len(), 1, "the organiser is told once: {told:?}");
     assert!(told[0].contains("/tournament start"), "{}", told[0]);
     let paused = club.rooms.posted().into_iter().find(|m| m.text.contains("is paused")).unwrap();

@@ -194,10 +194,10 @@ async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &F
         // Connected and serving: the host credits the time it was not (see its `schedule.rs`).
         FullEvent::Ready { .. } | FullEvent::Resume { .. } => host.connected().await?,
         // A shard lost its connection: nobody can move until it is back.
-        FullEvent::ShardStageUpdate { event } if event.old == ConnectionStage::Connected => {
-            if event.new != ConnectionStage::Connected {
-                host.disconnected();
-            }
+        FullEvent::ShardStageUpdate { event }
+            if event.old == ConnectionStage::Connected && event.new != ConnectionStage::Connected =>
+        {
+            host.disconnected()
         }
         // Removed from a server (kicked, banned, or the server deleted; an outage says
         // `unavailable` instead): what lived there is stopped (see the host's `lost.rs`).

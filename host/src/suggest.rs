@@ -76,15 +76,21 @@ const BARE_MOVE_LENGTH: usize = 40;
 /// at further.
 pub(crate) fn could_be_move(text: &str) -> bool {
     let text = text.trim();
-    if text.is_empty() || text.len() > BARE_MOVE_LENGTH || !text.is_ascii() || text.chars().any(|c| c.is_ascii_control())
+    if text.is_empty()
+        || text.len() > BARE_MOVE_LENGTH
+        || !text.is_ascii()
+        || text.chars().any(|c| c.is_ascii_control())
     {
         return false;
     }
     if text.chars().any(|c| c.is_ascii_digit()) {
         return true;
     }
-    let castle: String =
-        text.chars().filter(|c| !matches!(c, '-' | '+' | '#' | '!' | '?' | ' ')).flat_map(|c| c.to_lowercase()).collect();
+    let castle: String = text
+        .chars()
+        .filter(|c| !matches!(c, '-' | '+' | '#' | '!' | '?' | ' '))
+        .flat_map(|c| c.to_lowercase())
+        .collect();
     castle == "oo" || castle == "ooo"
 }
 

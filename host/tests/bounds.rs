@@ -14,7 +14,8 @@ async fn create(club: &Club, place: &Place, who: &str, name: &str) -> host::Repl
 #[tokio::test]
 async fn one_user_organises_a_bounded_number_of_tournaments_over_every_server() {
     let club = Club::open_with(|s| s.limits.tournaments_per_user = 2).await;
-    let (one, two) = (Place::new("discord", Some("guild-1"), "events"), Place::new("discord", Some("guild-2"), "events"));
+    let (one, two) =
+        (Place::new("discord", Some("guild-1"), "events"), Place::new("discord", Some("guild-2"), "events"));
     assert!(!create(&club, &one, "kate", "A").await.is_error());
     assert!(!create(&club, &two, "kate", "B").await.is_error());
     let third = create(&club, &two, "kate", "C").await;
@@ -69,7 +70,8 @@ async fn the_tournament_list_comes_a_page_at_a_time() {
     // server's, but none of another's.
     assert!(text(&club.at(&here, "lee", "/tournament join").await).contains("T12"));
     assert!(!club.at(&here, "kate", "/tournament standings id:1").await.is_error());
-    let elsewhere = club.at(&Place::new("discord", Some("guild-2"), "events"), "kate", "/tournament standings id:1").await;
+    let elsewhere =
+        club.at(&Place::new("discord", Some("guild-2"), "events"), "kate", "/tournament standings id:1").await;
     assert!(elsewhere.is_error());
 }
 

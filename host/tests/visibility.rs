@@ -104,7 +104,8 @@ async fn a_player_fetches_their_own_game_from_a_direct_message_and_nobody_else_d
 async fn a_tournament_game_is_seen_in_the_tournaments_server_only() {
     let club = Club::open().await;
     let events = Place::new("discord", Some("guild-1"), "events");
-    seen(&club, &events, "kate", "/tournament create name:Cup variant:chess format:round-robin time:10+0 rated:no").await;
+    seen(&club, &events, "kate", "/tournament create name:Cup variant:chess format:round-robin time:10+0 rated:no")
+        .await;
     for p in ["alice", "bob"] {
         seen(&club, &events, p, "/tournament join").await;
     }

@@ -372,11 +372,8 @@ mod tests {
     #[test]
     fn events_waiting_for_a_key_are_bounded_per_sender_and_in_all() {
         let waiting = Arc::new(Waiting::new(2, 3));
-        let (a, b, c) = (
-            UserId::parse("@a:x").unwrap(),
-            UserId::parse("@b:x").unwrap(),
-            UserId::parse("@c:x").unwrap(),
-        );
+        let (a, b, c) =
+            (UserId::parse("@a:x").unwrap(), UserId::parse("@b:x").unwrap(), UserId::parse("@c:x").unwrap());
         let a1 = waiting.enter(&a).expect("a's first");
         let _a2 = waiting.enter(&a).expect("a's second");
         assert!(waiting.enter(&a).is_none(), "a has two waiting already");

@@ -49,14 +49,14 @@ use std::time::Duration;
 use anyhow::Context as _;
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::event_handler::Ctx;
+use matrix_sdk::ruma::api::client::filter::FilterDefinition;
+use matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter;
 use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
 use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
 use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
 use matrix_sdk::ruma::events::room::message::OriginalSyncRoomMessageEvent;
 use matrix_sdk::ruma::serde::Raw;
 use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId};
-use matrix_sdk::ruma::api::client::filter::FilterDefinition;
-use matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter;
 use matrix_sdk::{LoopCtrl, Room};
 use tracing::{info, warn};
 
@@ -205,14 +205,16 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
 /// Everything up to syncing: the store directory, the ledger, the host, the session, and the
 /// event handlers.
 async fn start(settings: Settings) -> anyhow::Result<(Arc<Bot>, matrix_sdk::Client)> {
-    make_private(&settings.store_dir)
-        .with_context(|| format!("cannot create MATRIX_STORE_DIR {} for this user alone", settings.store_dir.display()))?;
+    make_private(&settings.store_dir).with_context(|| {
+        format!("cannot create MATRIX_STORE_DIR {} for this user alone", settings.store_dir.display())
+    })?;
     let ledger = Arc::new(ledger::Ledger::open(&settings.store_dir.join("chimera-ledger.sqlite3"))?);
     forget_stale(&ledger);
     let host = Host::open(settings.host()).await?;
     let client = session::connect(&settings).await?;
     // The SDK's stores are open now (and their files made): they are this user's alone too.
-    make_private(&settings.store_dir).with_context(|| format!("cannot protect MATRIX_STORE_DIR {}", settings.store_dir.display()))?;
+    make_private(&settings.store_dir)
+        .with_context(|| format!("cannot protect MATRIX_STORE_DIR {}", settings.store_dir.display()))?;
     let me = client.user_id().context("the Matrix session has no user")?.to_owned();
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     let not_before =
@@ -450,7 +452,9 @@ impl Bot {
                 }
             }
             // Its ticket is dropped undone: the event comes again at the next start.
-            queues::Why::Closed => warn!(room = %room.room_id(), "an event came after shutdown; it comes again at the next start"),
+            queues::Why::Closed => {
+                warn!(room = %room.room_id(), "an event came after shutdown; it comes again at the next start")
+            }
         }
     }
 

@@ -245,11 +245,12 @@ mod tests {
         let open = Arc::new(Semaphore::new(Semaphore::MAX_PERMITS));
         let push = |who: &'static str, n: usize| {
             let (log, started, open) = (Arc::clone(&log), Arc::clone(&started), Arc::clone(&open));
-            queues.push(who, (who, n), move || {
-                started.fetch_add(1, Ordering::SeqCst);
-                handler(log, open)
-            })
-            .is_ok()
+            queues
+                .push(who, (who, n), move || {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    handler(log, open)
+                })
+                .is_ok()
         };
         assert!(push("a", 0) && push("b", 0) && push("a", 1));
         assert_eq!((queues.running(), started.load(Ordering::SeqCst)), (2, 2), "one task per sender");

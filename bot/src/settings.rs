@@ -209,8 +209,6 @@ mod tests {
     use std::cell::RefCell;
     use std::collections::HashMap;
 
-    use super::*;
-
     /// Every setting an adapter asks for is in `.env.example`, and the values there are usable.
     #[test]
     #[cfg(all(feature = "discord", feature = "matrix"))]

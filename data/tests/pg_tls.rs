@@ -139,7 +139,7 @@ impl Cluster {
         run(chmod, "closing the server's key");
         let mut start = cluster.as_server_user("pg_ctl");
         start.arg("-D").arg(&data).arg("-l").arg(cluster.dir.path().join("server.log")).args(["-w", "-t", "60", "start"]);
-        if let Err(e) = std::panic::catch_unwind(|| run(start, "pg_ctl start")) {
+        if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(start, "pg_ctl start"))) {
             let log = std::fs::read_to_string(cluster.dir.path().join("server.log")).unwrap_or_default();
             eprintln!("server log:\n{log}");
             std::panic::resume_unwind(e);

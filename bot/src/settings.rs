@@ -2,18 +2,42 @@
 //! the limits), read from the environment the same way for Discord and Matrix, and the running
 //! of a bot process: its `.env`, its log, its stop signal. `.env.example` lists every setting.
 
+use std::fmt;
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use host::Theme;
 use tracing::warn;
 
+/// A token, password or passphrase: its `Debug` shows that it is set, never what it is, so a
+/// settings struct printed whole (`{:?}` in a log line or a panic) gives nothing away.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+
+    /// The value, for the one call that needs it (a login).
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(hidden)")
+    }
+}
+
 /// The settings shared by the chat adapters.
 #[derive(Clone, Debug)]
 pub struct Common {
-    pub db: PathBuf,
+    /// Its `Debug` and `Display` hide the password (see [`host::Location`]).
+    pub db: host::Location,
     pub board_size: u32,
     pub theme: Theme,
     /// How often the scheduler ends games on time and expires challenges.
@@ -38,15 +62,20 @@ impl Common {
     /// Reads the shared settings through `get` (empty values already count as unset).
     pub fn from_lookup(get: &impl Fn(&str) -> Option<String>) -> Result<Common, SettingsError> {
         let mut common = Common {
-            db: host::default_database(),
+            db: host::default_database().into(),
             board_size: render::BoardView::DEFAULT_SIZE,
             theme: Theme::default(),
             tick: Duration::from_secs(1),
             limits: host::Limits::default(),
             engine_threads: host::default_engine_threads(),
         };
+        // A URL with a password is never echoed back in the error (only its kind of mistake).
         if let Some(db) = get("CHIMERA_DB") {
-            common.db = PathBuf::from(db.trim());
+            common.db = host::Location::parse(&db).map_err(|why| SettingsError::Invalid {
+                name: "CHIMERA_DB",
+                value: "(not shown: it may hold a password)".into(),
+                why: why.to_string(),
+            })?;
         }
         if let Some(size) = parse_with("CHIMERA_BOARD_SIZE", get, |v| match v.parse::<u32>() {
             Ok(px) if (160..=1600).contains(&px) => Ok(px),
@@ -182,8 +211,6 @@ mod tests {
     use std::cell::RefCell;
     use std::collections::HashMap;
 
-    use super::*;
-
     /// Every setting an adapter asks for is in `.env.example`, and the values there are usable.
     #[test]
     #[cfg(all(feature = "discord", feature = "matrix"))]
@@ -216,7 +243,7 @@ mod tests {
         assert_eq!(discord.shards, crate::discord::Shards::Auto);
         assert_eq!(matrix.prefix, "!");
         for common in [&discord.common, &matrix.common] {
-            assert_eq!(common.db, PathBuf::from("chimera.db"));
+            assert_eq!(common.db, host::Location::Sqlite("chimera.db".into()));
             assert_eq!(common.limits, host::Limits::default());
         }
     }

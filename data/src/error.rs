@@ -21,6 +21,10 @@ pub enum Error {
     #[error("the transaction was rolled back: one of its statements failed (SQLSTATE {})", .code.code())]
     Aborted { code: postgres::error::SqlState },
 
+    /// `sslmode` or `sslrootcert` cannot be used as given.
+    #[error("PostgreSQL TLS settings: {0}")]
+    PgTls(#[from] crate::pg_tls::TlsSetupError),
+
     #[error("no database connection: {0}")]
     Pool(String),
 
@@ -125,7 +129,12 @@ pub enum ColumnError {
 fn postgres_detail(e: &postgres::Error) -> String {
     match e.as_db_error() {
         Some(db) => format!("{} (SQLSTATE {})", db.message(), db.code().code()),
-        None => e.to_string(),
+        // The cause says why ("connection refused", the certificate's fault), which the
+        // error's own text ("error performing TLS handshake") leaves out.
+        None => match std::error::Error::source(e) {
+            Some(cause) => format!("{e}: {cause}"),
+            None => e.to_string(),
+        },
     }
 }
 

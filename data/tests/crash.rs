@@ -82,7 +82,7 @@ fn crash_writer() {
     let Ok(path) = std::env::var(DB_ENV) else {
         return;
     };
-    let location = Location::parse(&path);
+    let location = Location::parse(&path).expect("a database location");
     match std::env::var(MODE_ENV).as_deref() {
         Ok("async") => write_async(&location),
         Ok("claim") => claim_and_hang(&location),
@@ -292,7 +292,7 @@ fn claim_and_hang(location: &Location) {
 #[test]
 fn a_scheduler_killed_before_its_commit_leaves_its_claims_to_another() {
     let Some(schema) = pg_schema::PgSchema::fresh() else { return };
-    let mut store = Store::open(schema.url.as_str()).unwrap();
+    let mut store = Store::open(Location::parse(&schema.url).unwrap()).unwrap();
     let games: Vec<GameId> = store
         .write(|tx| {
             let white = tx.upsert_player("claim", "white", "White", 0)?.id;

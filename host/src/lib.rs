@@ -44,7 +44,6 @@ mod suggest;
 mod table;
 mod view;
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -58,7 +57,7 @@ pub use command::{
     RATED_BY_DEFAULT,
 };
 /// What the contract names from storage and pictures, so adapters need neither crate.
-pub use data::{default_path as default_database, ChallengeId, Format, GameId, TournamentId};
+pub use data::{default_path as default_database, ChallengeId, Format, GameId, Location, LocationError, TournamentId};
 /// The levels of `/play`.
 pub use engine::Level;
 pub use limits::Limits;
@@ -74,8 +73,8 @@ pub use user::User;
 /// How a host is set up.
 #[derive(Clone)]
 pub struct Settings {
-    /// The database: a SQLite path, or a `postgres://` URL (see [`data::Location`]).
-    pub db: PathBuf,
+    /// The database: a SQLite file, or a PostgreSQL URL (see [`data::Location`]).
+    pub db: data::Location,
     /// The chat network this host serves (`console`, `discord`): the scheduler ends games and
     /// expires challenges of this platform only, so two adapters may share one database.
     pub platform: String,
@@ -103,7 +102,8 @@ pub struct Settings {
 
 impl Settings {
     /// The defaults for `platform`: 640-pixel boards, challenges open for a day, the system clock.
-    pub fn new(db: impl Into<PathBuf>, platform: &str) -> Settings {
+    /// `db` is a path (a SQLite file) or a [`Location`] read from the operator's text.
+    pub fn new(db: impl Into<data::Location>, platform: &str) -> Settings {
         Settings {
             db: db.into(),
             platform: platform.to_string(),
@@ -285,7 +285,7 @@ impl Host {
     /// it is connected ([`Settings::adapter_connects`]), moves every running clock of the
     /// platform past the time it was not served, as [`Host::connected`] does.
     pub async fn open(settings: Settings) -> Result<Host, HostError> {
-        let location = data::Location::from(&settings.db);
+        let location = settings.db.clone();
         let store = AsyncStore::open(location.clone()).await.map_err(|source| HostError::Open { location, source })?;
         let host = Host {
             inner: Arc::new(Inner {

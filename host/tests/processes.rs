@@ -65,7 +65,7 @@ fn games(db: &Db, n: usize, time: data::TimeControl, deadline: i64) -> Vec<data:
 }
 
 fn write_games(db: &Db, n: usize, time: data::TimeControl, deadline: i64) -> Vec<data::GameId> {
-    let mut store = data::Store::open(Location::parse(&db.location())).unwrap();
+    let mut store = data::Store::open(Location::parse(&db.location()).unwrap()).unwrap();
     store
         .write(|tx| {
             (0..n)
@@ -93,14 +93,14 @@ fn write_games(db: &Db, n: usize, time: data::TimeControl, deadline: i64) -> Vec
 }
 
 async fn open(db: &Db, clock: &ManualClock) -> Host {
-    let mut settings = Settings::new(db.location(), "console");
+    let mut settings = Settings::new(Location::parse(&db.location()).unwrap(), "console");
     settings.clock = Arc::new(clock.clone());
     Host::open(settings).await.unwrap()
 }
 
 /// Reads straight from the database (on a thread allowed to block).
 fn read<R>(db: &Db, f: impl FnOnce(&data::ReadTx<'_>) -> data::Result<R>) -> R {
-    tokio::task::block_in_place(|| data::Store::open(Location::parse(&db.location())).unwrap().read(f).unwrap())
+    tokio::task::block_in_place(|| data::Store::open(Location::parse(&db.location()).unwrap()).unwrap().read(f).unwrap())
 }
 
 #[test]

@@ -36,9 +36,9 @@ pub const PLATFORM: &str = "console";
 
 #[derive(clap::Args, Debug)]
 pub struct ConsoleArgs {
-    /// The database file (created if missing).
-    #[arg(long, default_value_os_t = host::default_database())]
-    db: PathBuf,
+    /// The database: a SQLite file (created if missing) or a postgres:// URL.
+    #[arg(long, default_value_t = host::Location::from(host::default_database()), value_parser = parse_location)]
+    db: host::Location,
     /// Run the lines of FILE instead of reading the terminal.
     #[arg(long, value_name = "FILE")]
     script: Option<PathBuf>,
@@ -57,6 +57,11 @@ pub struct ConsoleArgs {
     managers: Vec<String>,
 }
 
+/// `--db`, read as `CHIMERA_DB` is: a libpq string or an unknown scheme is refused.
+fn parse_location(text: &str) -> Result<host::Location, host::LocationError> {
+    host::Location::parse(text)
+}
+
 pub fn run(args: ConsoleArgs) -> Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -67,7 +72,7 @@ pub fn run(args: ConsoleArgs) -> Result<ExitCode> {
 }
 
 async fn session(args: ConsoleArgs) -> Result<ExitCode> {
-    let mut settings = Settings::new(&args.db, PLATFORM);
+    let mut settings = Settings::new(args.db.clone(), PLATFORM);
     if args.script.is_some() {
         // A script is the operator's own file, read as fast as the disk gives it: the command
         // rate limit is for people typing, and would refuse a long game's moves.

@@ -81,7 +81,7 @@ pub fn run(args: DiscordArgs) -> anyhow::Result<ExitCode> {
 /// database finish its writes.
 pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
     let host = Host::open(settings.host()).await?;
-    let mut http = serenity::HttpBuilder::new(&settings.token);
+    let mut http = serenity::HttpBuilder::new(settings.token.expose());
     if let Some(proxy) = &settings.proxy_url {
         // serenity's ratelimiter sends its requests past the proxy, so it must be off; the
         // proxy (twilight-http-proxy, or a fake) keeps to the limits instead.

@@ -5,13 +5,13 @@ use std::env;
 use std::time::Duration;
 
 pub use crate::settings::SettingsError;
-use crate::settings::{non_empty, parse_with, Common};
+use crate::settings::{non_empty, parse_with, Common, Secret};
 
 /// Everything `chimera discord` is configured with.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The bot's token (Developer Portal, Bot tab).
-    pub token: String,
+    /// The bot's token (Developer Portal, Bot tab); hidden from `Debug`.
+    pub token: Secret,
     /// Register the commands in this guild only: updates show at once, for testing.
     pub guild: Option<u64>,
     /// Send every REST request, and so the gateway look-up, to this base URL instead of
@@ -53,7 +53,7 @@ impl Settings {
             return Err(SettingsError::Invalid { name: "DISCORD_TOKEN", value: "(hidden)".into(), why });
         }
         let mut settings = Settings {
-            token,
+            token: Secret::new(token),
             guild: None,
             proxy_url: None,
             shards: Shards::Auto,
@@ -109,7 +109,6 @@ fn parse_shards(text: &str) -> Result<Shards, String> {
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
-    use std::path::PathBuf;
 
     use super::*;
 
@@ -121,10 +120,10 @@ mod tests {
     #[test]
     fn defaults_need_only_a_token() {
         let settings = read(&[("DISCORD_TOKEN", "abc.def.ghi")]).unwrap();
-        assert_eq!(settings.token, "abc.def.ghi");
+        assert_eq!(settings.token.expose(), "abc.def.ghi");
         assert_eq!(settings.guild, None);
         assert_eq!(settings.shards, Shards::Auto);
-        assert_eq!(settings.common.db, host::default_database());
+        assert_eq!(settings.common.db, host::Location::from(host::default_database()));
     }
 
     #[test]
@@ -170,7 +169,7 @@ mod tests {
         assert_eq!(settings.common.engine_threads, 0);
         assert_eq!(settings.guild, Some(123));
         assert_eq!(settings.proxy_url.as_deref(), Some("http://127.0.0.1:9000"));
-        assert_eq!(settings.common.db, PathBuf::from("/tmp/x.db"));
+        assert_eq!(settings.common.db, host::Location::Sqlite("/tmp/x.db".into()));
         assert_eq!(settings.common.board_size, 480);
         assert_eq!(settings.common.theme, host::Theme::Blue);
         assert_eq!(settings.shards, Shards::Range { first: 2, last: 3, total: 8 });
@@ -191,9 +190,25 @@ mod tests {
             ("CHIMERA_DEFER_MS", "5000"),
             ("CHIMERA_LIMIT_GAMES", "0"),
             ("CHIMERA_LIMIT_COMMANDS", "lots"),
+            ("CHIMERA_DB", "host=db.internal dbname=chimera password=hunter2"),
+            ("CHIMERA_DB", "postgress://chimera:hunter2@db.internal/chimera"),
+            ("CHIMERA_DB", "mysql://chimera:hunter2@db.internal/chimera"),
         ] {
             let error = read(&[("DISCORD_TOKEN", "t"), (name, value)]).unwrap_err().to_string();
             assert!(error.starts_with(name), "{name}={value}: {error}");
+            assert!(!error.contains("hunter2"), "{error}");
+        }
+    }
+
+    /// A settings struct printed whole (a log line, a panic) shows no secret: not the token,
+    /// not the database's password in the URL or in `?password=`.
+    #[test]
+    fn debug_hides_the_token_and_the_database_password() {
+        for db in ["postgres://chimera:hunter2@db/chimera", "postgres://chimera@db/chimera?password=hunter2"] {
+            let settings = read(&[("DISCORD_TOKEN", "abc.def.sekrit"), ("CHIMERA_DB", db)]).unwrap();
+            let shown = format!("{settings:?}");
+            assert!(!shown.contains("sekrit") && !shown.contains("hunter2"), "{shown}");
+            assert!(shown.contains("db/chimera"), "the rest is still shown: {shown}");
         }
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use matrix_sdk::ruma::{OwnedServerName, OwnedUserId, UserId};
 
-use crate::settings::{non_empty, parse_with, Common, SettingsError};
+use crate::settings::{non_empty, parse_with, Common, Secret, SettingsError};
 
 /// Everything `chimera matrix` is configured with.
 #[derive(Clone, Debug)]
@@ -18,8 +18,8 @@ pub struct Settings {
     pub credentials: Credentials,
     /// The SDK's state and crypto store, the session and the bot's ledger of handled events.
     pub store_dir: PathBuf,
-    /// Encrypts the store's secrets at rest when set.
-    pub store_passphrase: Option<String>,
+    /// Encrypts the store's secrets at rest when set; hidden from `Debug`.
+    pub store_passphrase: Option<Secret>,
     /// What commands start with (`!` in `!move e4`).
     pub prefix: String,
     /// Join rooms only when invited by users of these servers; empty: from anywhere.
@@ -98,7 +98,7 @@ impl Settings {
             user,
             credentials,
             store_dir: get("MATRIX_STORE_DIR").map_or_else(|| PathBuf::from("matrix-store"), |d| d.trim().into()),
-            store_passphrase: get("MATRIX_STORE_PASSPHRASE"),
+            store_passphrase: get("MATRIX_STORE_PASSPHRASE").map(Secret::new),
             prefix,
             allowed_servers,
             common: Common::from_lookup(&get)?,
@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(settings.prefix, "!");
         assert_eq!(settings.store_dir, PathBuf::from("matrix-store"));
         assert!(settings.allowed_servers.is_empty() && settings.store_passphrase.is_none());
-        assert_eq!(settings.common.db, host::default_database());
+        assert_eq!(settings.common.db, host::Location::from(host::default_database()));
     }
 
     #[test]
@@ -167,7 +167,7 @@ mod tests {
         let settings = read(&pairs).unwrap();
         assert!(matches!(settings.credentials, Credentials::AccessToken(ref t) if t == "syt_abc"));
         assert_eq!(settings.store_dir, PathBuf::from("/var/lib/chimera/store"));
-        assert_eq!(settings.store_passphrase.as_deref(), Some("pass phrase"));
+        assert_eq!(settings.store_passphrase.as_ref().map(Secret::expose), Some("pass phrase"));
         assert_eq!(settings.prefix, "chess!");
         let servers: Vec<&str> = settings.allowed_servers.iter().map(|s| s.as_str()).collect();
         assert_eq!(servers, ["example.org", "localhost:8448"]);
@@ -188,6 +188,23 @@ mod tests {
             pairs.push((name, value));
             let error = read(&pairs).unwrap_err().to_string();
             assert!(error.starts_with(name), "{name}={value}: {error}");
+        }
+    }
+
+    /// A settings struct printed whole (a log line, a panic) shows no secret: not the password
+    /// or access token, not the store's passphrase, not the database's password.
+    #[test]
+    fn debug_hides_the_password_the_token_the_passphrase_and_the_database_password() {
+        for (credential, value) in [("MATRIX_PASSWORD", "hunter2-password"), ("MATRIX_ACCESS_TOKEN", "hunter2-token")] {
+            let mut pairs: Vec<_> = NEEDED.iter().filter(|(n, _)| *n != "MATRIX_PASSWORD").copied().collect();
+            pairs.extend([
+                (credential, value),
+                ("MATRIX_STORE_PASSPHRASE", "hunter2-passphrase"),
+                ("CHIMERA_DB", "postgres://chimera:hunter2-db@db/chimera?password=hunter2-query"),
+            ]);
+            let shown = format!("{:?}", read(&pairs).unwrap());
+            assert!(!shown.contains("hunter2"), "{shown}");
+            assert!(shown.contains("store_passphrase: Some(Secret(hidden))"), "{shown}");
         }
     }
 }

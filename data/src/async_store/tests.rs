@@ -1,3 +1,6 @@
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
 use crate::testing::{new_game, nth_move, on_both_backends_async, two_players, TestDb};
 use crate::{Appended, AsyncStore, Error};
 
@@ -92,7 +95,7 @@ async fn a_database_that_cannot_open_says_why() {
     let result = AsyncStore::open(dir.path().join("missing/dir/x.db")).await;
     assert!(matches!(result, Err(Error::Sqlite(_))));
     // Nothing listens on port 1.
-    let result = AsyncStore::open("postgres://postgres@127.0.0.1:1/test?connect_timeout=2").await;
+    let result = AsyncStore::open(crate::Location::parse("postgres://postgres@127.0.0.1:1/test?connect_timeout=2").unwrap()).await;
     assert!(matches!(&result, Err(Error::Postgres(e)) if e.to_string().contains("connect")), "{:?}", result.err());
 }
 
@@ -372,7 +375,49 @@ async fn racing_tournament_steps_recheck_inside_their_transaction(db: &TestDb) {
     assert_eq!(pairing.game, a.or(b));
 }
 
+/// Writers on one hot row (each reads the game's ply and appends the next move, as a move and
+/// the clock do), many at once in two processes: PostgreSQL aborts most of them for conflicts
+/// (SQLSTATE 40001), but no caller ever sees one, and no write's closure runs more often than
+/// its free attempts and the one it then runs alone.
+async fn writers_on_one_hot_row_never_see_a_conflict_and_run_a_bounded_number_of_times(db: &TestDb) {
+    const WRITERS: usize = 8;
+    const ROUNDS: usize = 20;
+    let stores = two_processes(db).await;
+    let (_, games) = store_with_games(db, 1).await;
+    let game = games[0];
+    let mut tasks = Vec::new();
+    for writer in 0..WRITERS {
+        let store = if writer % 2 == 0 { stores.0.clone() } else { stores.1.clone() };
+        tasks.push(tokio::spawn(async move {
+            let mut most = 0;
+            for _ in 0..ROUNDS {
+                let runs = Arc::new(AtomicU32::new(0));
+                let counted = runs.clone();
+                store
+                    .write(move |tx| {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        let ply = tx.ply_count(game)?;
+                        tx.append_move(game, &nth_move(ply, None), 1).map(|_| ())
+                    })
+                    .await
+                    .unwrap_or_else(|e| panic!("a write failed: {e}"));
+                most = most.max(runs.load(Ordering::SeqCst));
+            }
+            most
+        }));
+    }
+    let mut most = 0;
+    for task in tasks {
+        most = most.max(task.await.unwrap());
+    }
+    let plies = stores.0.read(move |tx| tx.ply_count(game)).await.unwrap();
+    assert_eq!(plies as usize, WRITERS * ROUNDS, "every write landed once");
+    let bound = crate::pg::FREE_ATTEMPTS + 1;
+    assert!(most <= bound, "a write ran {most} times (at most {bound})");
+}
+
 on_both_backends_async!(
+    writers_on_one_hot_row_never_see_a_conflict_and_run_a_bounded_number_of_times,
     racing_rival_moves_one_lands_the_other_is_stale,
     racing_games_for_one_channel_start_one,
     racing_rated_finishes_of_one_player_apply_one_update_per_rating_state,

@@ -84,8 +84,8 @@ impl Location {
             return Err(LocationError::Empty);
         }
         if let Some((scheme, _)) = text.split_once("://") {
-            let valid = !scheme.is_empty()
-                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+            let valid =
+                !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
             return match scheme.to_ascii_lowercase().as_str() {
                 "postgres" | "postgresql" => Ok(Location::Postgres(text.to_owned())),
                 // `scheme` is the text before `://`: it holds no password, and is shown only if
@@ -247,7 +247,9 @@ mod tests {
             "postgres://u@h/db?sslmode=require&password=***&PASSWORD=***"
         );
         assert_eq!(shown("postgres://h?password=hunter2"), "postgres://h?password=***");
-        for url in ["postgres://u:secret@h/db", "postgres://u@h/db?password=secret", "postgresql://h?sslpassword=secret"] {
+        for url in
+            ["postgres://u:secret@h/db", "postgres://u@h/db?password=secret", "postgresql://h?sslpassword=secret"]
+        {
             let location = Location::parse(url).unwrap();
             assert!(!format!("{location:?}").contains("secret"), "{location:?}");
             assert!(!location.to_string().contains("secret"), "{location}");

@@ -329,7 +329,9 @@ impl fmt::Display for HandshakeError {
         let (mode, roots, host) = (self.mode.as_str(), &self.roots, &self.host);
         let rustls = self.cause.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>());
         match rustls {
-            Some(rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer | CertificateError::BadSignature)) => {
+            Some(rustls::Error::InvalidCertificate(
+                CertificateError::UnknownIssuer | CertificateError::BadSignature,
+            )) => {
                 write!(f, "sslmode={mode}: the server's certificate is not signed by a CA in {roots}")
             }
             Some(rustls::Error::InvalidCertificate(
@@ -339,7 +341,9 @@ impl fmt::Display for HandshakeError {
                 "sslmode={mode}: the server's certificate is not for the host {host:?} named in the URL \
                  (connect by the name in the certificate, or use sslmode=verify-ca)"
             ),
-            Some(rustls::Error::InvalidCertificate(CertificateError::Expired | CertificateError::ExpiredContext { .. })) => {
+            Some(rustls::Error::InvalidCertificate(
+                CertificateError::Expired | CertificateError::ExpiredContext { .. },
+            )) => {
                 write!(f, "sslmode={mode}: the server's certificate has expired")
             }
             Some(other) => write!(f, "sslmode={mode}: {other}"),
@@ -359,7 +363,9 @@ impl MakeTlsConnect<Socket> for MakeRustls {
         let name = match ServerName::try_from(host.to_owned()) {
             Ok(name) => name,
             // A Unix socket's path is no name; only `verify-full` needs one.
-            Err(_) if self.context.mode != SslMode::VerifyFull => ServerName::try_from("localhost").expect("a DNS name"),
+            Err(_) if self.context.mode != SslMode::VerifyFull => {
+                ServerName::try_from("localhost").expect("a DNS name")
+            }
             Err(e) => {
                 let why = format!("sslmode=verify-full needs a host name to check the certificate against: {e}");
                 return Err(io::Error::new(io::ErrorKind::InvalidInput, why));

@@ -71,7 +71,12 @@ fn make_certificates(dir: &Path) {
         let mut args = vec!["req", "-x509"];
         args.extend(ec);
         args.extend(["-keyout", &key, "-out", &crt, "-days", "2", "-subj", subject]);
-        args.extend(["-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
+        args.extend([
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+        ]);
         run(openssl(&args), "making a CA");
     }
     let mut args = vec!["req", "-new"];
@@ -85,8 +90,21 @@ fn make_certificates(dir: &Path) {
     .unwrap();
     run(
         openssl(&[
-            "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-            "server.crt", "-days", "2", "-extfile", "server.ext",
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.crt",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
         ]),
         "signing the server's certificate",
     );
@@ -138,7 +156,12 @@ impl Cluster {
         chmod.arg("600").arg(&key);
         run(chmod, "closing the server's key");
         let mut start = cluster.as_server_user("pg_ctl");
-        start.arg("-D").arg(&data).arg("-l").arg(cluster.dir.path().join("server.log")).args(["-w", "-t", "60", "start"]);
+        start
+            .arg("-D")
+            .arg(&data)
+            .arg("-l")
+            .arg(cluster.dir.path().join("server.log"))
+            .args(["-w", "-t", "60", "start"]);
         if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(start, "pg_ctl start"))) {
             let log = std::fs::read_to_string(cluster.dir.path().join("server.log")).unwrap_or_default();
             eprintln!("server log:\n{log}");
@@ -167,8 +190,11 @@ impl Cluster {
     /// with `options` appended.
     fn url(&self, host: &str, options: &str) -> Location {
         let separator = if options.is_empty() { "" } else { "&" };
-        Location::parse(&format!("postgres://postgres@{host}:{}/postgres?hostaddr=127.0.0.1{separator}{options}", self.port))
-            .unwrap()
+        Location::parse(&format!(
+            "postgres://postgres@{host}:{}/postgres?hostaddr=127.0.0.1{separator}{options}",
+            self.port
+        ))
+        .unwrap()
     }
 
     fn file(&self, name: &str) -> String {

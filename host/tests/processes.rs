@@ -100,7 +100,9 @@ async fn open(db: &Db, clock: &ManualClock) -> Host {
 
 /// Reads straight from the database (on a thread allowed to block).
 fn read<R>(db: &Db, f: impl FnOnce(&data::ReadTx<'_>) -> data::Result<R>) -> R {
-    tokio::task::block_in_place(|| data::Store::open(Location::parse(&db.location()).unwrap()).unwrap().read(f).unwrap())
+    tokio::task::block_in_place(|| {
+        data::Store::open(Location::parse(&db.location()).unwrap()).unwrap().read(f).unwrap()
+    })
 }
 
 #[test]

@@ -70,7 +70,10 @@ pub async fn connect(settings: &Settings) -> anyhow::Result<Client> {
 async fn build(settings: &Settings) -> anyhow::Result<Client> {
     Client::builder()
         .homeserver_url(&settings.homeserver)
-        .sqlite_store(settings.store_dir.join("sdk"), settings.store_passphrase.as_ref().map(crate::settings::Secret::expose))
+        .sqlite_store(
+            settings.store_dir.join("sdk"),
+            settings.store_passphrase.as_ref().map(crate::settings::Secret::expose),
+        )
         .build()
         .await
         .with_context(|| format!("cannot reach the homeserver {} or open the store", settings.homeserver))

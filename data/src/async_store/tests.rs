@@ -95,7 +95,9 @@ async fn a_database_that_cannot_open_says_why() {
     let result = AsyncStore::open(dir.path().join("missing/dir/x.db")).await;
     assert!(matches!(result, Err(Error::Sqlite(_))));
     // Nothing listens on port 1.
-    let result = AsyncStore::open(crate::Location::parse("postgres://postgres@127.0.0.1:1/test?connect_timeout=2").unwrap()).await;
+    let result =
+        AsyncStore::open(crate::Location::parse("postgres://postgres@127.0.0.1:1/test?connect_timeout=2").unwrap())
+            .await;
     assert!(matches!(&result, Err(Error::Postgres(e)) if e.to_string().contains("connect")), "{:?}", result.err());
 }
 

@@ -223,8 +223,9 @@ fn every_reported_move_survives_sigkill_and_nothing_partial_does_on_postgres() {
     crash_runs(&schema.url);
 }
 
-fn crash_runs(location: &str) {
-    Store::open(location)
+fn crash_runs(text: &str) {
+    let location = Location::parse(text).expect("the test's own database location");
+    Store::open(&location)
         .unwrap()
         .write(|tx| {
             tx.upsert_player("crash", "white", "White", 0)?;
@@ -239,14 +240,14 @@ fn crash_runs(location: &str) {
     let mut reported_max: HashMap<GameId, u32> = HashMap::new();
     for run in 0..RUNS {
         let mode = if run % 2 == 0 { "sync" } else { "async" };
-        let (reported, in_flight) = run_and_kill(location, mode);
+        let (reported, in_flight) = run_and_kill(text, mode);
         reported_total += reported.len();
         for &(game, ply) in &reported {
             let max = reported_max.entry(game).or_default();
             *max = (*max).max(ply);
         }
 
-        let store = Store::open(location).unwrap();
+        let store = Store::open(&location).unwrap();
         let stored = check(&store);
         for (game, ply) in &reported_max {
             let have = stored.get(game).copied().unwrap_or(0);

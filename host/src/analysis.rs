@@ -26,7 +26,7 @@ use tokio::sync::watch;
 
 use super::table::Table;
 use super::view::move_number;
-use super::{told, Ctx, Handled, Host, Image, Message, Progress, Refusal, Reply, Task};
+use super::{told, Ctx, Handled, Host, Image, Message, Progress, Refusal, Reply, Task, Typed};
 
 /// The deepest an analysis looks at a position, whatever its time.
 const DEPTH: u32 = 12;
@@ -295,7 +295,7 @@ fn eval_tag(eval: Eval) -> String {
 /// The four things an analysis says: graph, marked moves, accuracy, annotated PGN.
 fn reply(host: &Host, table: &Table, analysis: &Analysis) -> Reply {
     let id = table.id();
-    let (white, black) = (table.name(Color::White), table.name(Color::Black));
+    let (white, black) = (table.name(Color::White).0, table.name(Color::Black).0);
     let positions = table.game.positions();
     let mut marks = Vec::new();
     let mut listed = Vec::new();
@@ -358,8 +358,8 @@ fn reply(host: &Host, table: &Table, analysis: &Analysis) -> Reply {
     }
     let mut tags = pgn::Tags::new();
     tags.set("Event", &format!("Chimera game {id}, analysed"));
-    tags.set("White", white);
-    tags.set("Black", black);
+    tags.set("White", &Typed(white).to_string());
+    tags.set("Black", &Typed(black).to_string());
     tags.set("Annotator", "Chimera");
     let score = pgn::write_annotated(&table.ended_game(), &tags, &annotations);
     Reply::one(summary).push(Message::text(format!("```\n{score}```")))

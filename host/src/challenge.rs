@@ -9,7 +9,7 @@ use super::command::ColorChoice;
 use super::stored::{self, Terms};
 use super::table::Table;
 use super::view::to_move_line;
-use super::{told, ButtonStyle, Command, Ctx, Handled, Message, Refusal, Reply, User};
+use super::{told, ButtonStyle, Command, Ctx, Handled, Message, Refusal, Reply, Typed, User};
 
 /// How many fresh places the host asks for before it gives up on finding a free one.
 const PLACE_TRIES: usize = 8;
@@ -86,15 +86,15 @@ fn challenge_message(
     let mut text = match challenged {
         Some(p) => format!(
             "{} challenges {} to {terms}. {}, `{}` or `{}` within {expiry}.",
-            challenger.display_name,
-            p.display_name,
-            p.display_name,
+            Typed(&challenger.display_name),
+            Typed(&p.display_name),
+            Typed(&p.display_name),
             Command::<User>::Accept { challenger: None, challenge: None },
             Command::<User>::Decline { challenger: None, challenge: None },
         ),
         None => format!(
             "{} challenges anyone here to {terms}. `{}` within {expiry} to play.",
-            challenger.display_name,
+            Typed(&challenger.display_name),
             Command::<User>::Accept { challenger: None, challenge: None },
         ),
     };
@@ -155,7 +155,7 @@ pub(crate) async fn accept(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challen
             (Some(_), _) => {
                 told("That challenge is no longer open: it was accepted, declined, withdrawn or it expired.")
             }
-            (None, Some(m)) => told(format!("{} has no open challenge in #{}.", m.name, cx.channel())),
+            (None, Some(m)) => told(format!("{} has no open challenge in #{}.", Typed(&m.name), cx.channel())),
             (None, None) => told(format!(
                 "There is no challenge to accept in #{}. Make one with `/challenge @someone variant:chess`.",
                 cx.channel()
@@ -178,14 +178,14 @@ pub(crate) async fn accept(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challen
                     Command::<User>::Accept { challenger: None, challenge: None },
                     Command::<User>::Decline { challenger: None, challenge: None },
                 )),
-                Some(p) => told(format!("That challenge is for {}, not for you.", p.display_name)),
+                Some(p) => told(format!("That challenge is for {}, not for you.", Typed(&p.display_name))),
                 None => told("That challenge is not open to you."),
             };
         }
         several => {
             let makers = several
                 .iter()
-                .map(|(c, maker, _)| Ok(format!("{} ({})", maker.display_name, terms(c)?)))
+                .map(|(c, maker, _)| Ok(format!("{} ({})", Typed(&maker.display_name), terms(c)?)))
                 .collect::<Result<Vec<String>, Refusal>>()?;
             return told(format!(
                 "Several challenges are open to you: {}. Say which with `/accept challenger:@name`.",
@@ -342,8 +342,10 @@ pub(crate) async fn decline(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challe
         }
         [] => return told(format!("There is no challenge of yours, or to you, in #{}.", cx.channel())),
         several => {
-            let list: Vec<String> =
-                several.iter().map(|(c, maker, _)| format!("challenge {} by {}", c.id, maker.display_name)).collect();
+            let list: Vec<String> = several
+                .iter()
+                .map(|(c, maker, _)| format!("challenge {} by {}", c.id, Typed(&maker.display_name)))
+                .collect();
             return told(format!(
                 "Several challenges concern you: {}. Say which with `/decline challenger:@name`.",
                 list.join(", ")
@@ -365,9 +367,9 @@ pub(crate) async fn decline(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challe
         Err(e) => return Err(e.into()),
     }
     let text = if maker.user_id == me.id {
-        format!("{} withdraws their challenge ({}).", maker.display_name, terms(challenge)?)
+        format!("{} withdraws their challenge ({}).", Typed(&maker.display_name), terms(challenge)?)
     } else {
-        format!("{} declines {}'s challenge ({}).", me.name, maker.display_name, terms(challenge)?)
+        format!("{} declines {}'s challenge ({}).", Typed(&me.name), Typed(&maker.display_name), terms(challenge)?)
     };
     Ok(Reply::one(Message::text(text).mentioning(&stored::user(maker))))
 }

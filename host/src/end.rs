@@ -6,7 +6,7 @@ use rules::{Color, DrawReason, Outcome, Position, WinReason};
 
 use super::rating::{self, Rating};
 use super::stored::{self, Terms};
-use super::User;
+use super::{Typed, User};
 
 /// A game that just ended, with what its announcement needs.
 #[derive(Clone, Debug)]
@@ -38,8 +38,8 @@ impl Ended {
                 format!(
                     "{} ({} beats {}), {}.",
                     self.outcome,
-                    won.display_name,
-                    lost.display_name,
+                    Typed(&won.display_name),
+                    Typed(&lost.display_name),
                     self.outcome.result()
                 )
             }
@@ -48,10 +48,10 @@ impl Ended {
         if let Some([(w0, w1), (b0, b1)]) = &self.ratings {
             text.push_str(&format!(
                 " Ratings: {} {} → {}, {} {} → {}.",
-                self.white.display_name,
+                Typed(&self.white.display_name),
                 w0.display(),
                 w1.display(),
-                self.black.display_name,
+                Typed(&self.black.display_name),
                 b0.display(),
                 b1.display()
             ));

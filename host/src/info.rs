@@ -12,7 +12,7 @@ use super::rating::Rating;
 use super::stored::{self, Terms};
 use super::table::{Table, Viewer};
 use super::view::{score, squares, to_move_line};
-use super::{told, Command, Ctx, Handled, Image, Message, Refusal, Reply, User};
+use super::{told, Command, Ctx, Handled, Image, Message, Refusal, Reply, Typed, User};
 
 /// Width of rule diagrams in pixels.
 const DIAGRAM_SIZE: u32 = 480;
@@ -141,8 +141,9 @@ pub(crate) async fn pgn(cx: &Ctx<'_>, game: Option<GameId>) -> Handled {
     // The platform only: a channel, room or server id would tell where a private game was.
     tags.set("Site", &site(&g.platform));
     tags.set("Date", &super::clock::pgn_date(g.created_at));
-    tags.set("White", table.name(Color::White));
-    tags.set("Black", table.name(Color::Black));
+    // Marked as typed, so that a name cannot close the code block the PGN is shown in.
+    tags.set("White", &table.name(Color::White).to_string());
+    tags.set("Black", &table.name(Color::Black).to_string());
     if let Some(tc) = table.time_control() {
         tags.set("TimeControl", &tc.pgn());
     }
@@ -218,7 +219,7 @@ async fn player(cx: &Ctx<'_>, user: &User) -> Result<Option<Player>, Refusal> {
 pub(crate) async fn rating(cx: &Ctx<'_>, user: Option<&User>, variant: Option<Variant>) -> Handled {
     let user = user.unwrap_or(cx.user());
     let Some(player) = player(cx, user).await? else {
-        return told(format!("{} has not played on Chimera yet.", user.name));
+        return told(format!("{} has not played on Chimera yet.", Typed(&user.name)));
     };
     let id = player.id;
     let ratings = cx.store().read(move |tx| tx.ratings_of(id)).await?;
@@ -234,11 +235,11 @@ pub(crate) async fn rating(cx: &Ctx<'_>, user: Option<&User>, variant: Option<Va
         let what = variant.map_or(String::new(), |v| format!(" in {}", v.name()));
         format!(
             "{} has no rating{what} yet: ratings start at {} after the first rated game.",
-            player.display_name,
+            Typed(&player.display_name),
             Rating::default().display()
         )
     } else {
-        format!("{}: {}. (A `?` marks a rating still settling.)", player.display_name, shown.join(", "))
+        format!("{}: {}. (A `?` marks a rating still settling.)", Typed(&player.display_name), shown.join(", "))
     };
     Ok(Reply::one(Message::text(text)))
 }
@@ -254,7 +255,7 @@ pub(crate) async fn leaderboard(cx: &Ctx<'_>, variant: Variant) -> Handled {
         lines.push(format!(
             "{}. {} {} ({})",
             i + 1,
-            player.display_name,
+            Typed(&player.display_name),
             Rating::from_stored(Some(rating)).display(),
             count(rating.games as usize, "game")
         ));
@@ -265,7 +266,7 @@ pub(crate) async fn leaderboard(cx: &Ctx<'_>, variant: Variant) -> Handled {
 pub(crate) async fn history(cx: &Ctx<'_>, user: Option<&User>) -> Handled {
     let user = user.unwrap_or(cx.user());
     let Some(player) = player(cx, user).await? else {
-        return told(format!("{} has not played on Chimera yet.", user.name));
+        return told(format!("{} has not played on Chimera yet.", Typed(&user.name)));
     };
     let id = player.id;
     let (viewer, subject) = (Viewer::of(cx.request), player.clone());
@@ -294,11 +295,11 @@ pub(crate) async fn history(cx: &Ctx<'_>, user: Option<&User>) -> Handled {
         })
         .await?;
     if games.is_empty() {
-        return Ok(Reply::one(Message::text(format!("{} has no finished games yet.", player.display_name))));
+        return Ok(Reply::one(Message::text(format!("{} has no finished games yet.", Typed(&player.display_name)))));
     }
     let mut lines = vec![format!(
         "{}'s latest games (`{}` shows one):",
-        player.display_name,
+        Typed(&player.display_name),
         Command::<User>::Pgn { game: games.first().map(|(g, _)| g.id) }
     )];
     for (g, opponent) in &games {
@@ -313,7 +314,7 @@ pub(crate) async fn history(cx: &Ctx<'_>, user: Option<&User>) -> Handled {
         lines.push(format!(
             "game {}: {variant}, {color} against {}: {verdict} by {} ({result})",
             g.id,
-            opponent.display_name,
+            Typed(&opponent.display_name),
             g.reason.as_deref().unwrap_or("?")
         ));
     }

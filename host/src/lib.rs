@@ -22,6 +22,7 @@ pub mod limits;
 pub mod rating;
 pub mod reply;
 pub mod tournament;
+pub mod typed;
 mod user;
 
 mod analysis;
@@ -68,6 +69,7 @@ pub use render::Theme;
 pub use reply::{Button, ButtonStyle, Image, ImageFormat, Message, Reply, ShownBoard};
 pub use schedule::ALIVE_WINDOW_MS;
 pub use suggest::{matching_moves, Suggestion};
+pub use typed::Typed;
 pub use user::User;
 
 /// How a host is set up.

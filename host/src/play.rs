@@ -11,7 +11,7 @@ use rules::{Color, Game, Move, Outcome, Problem, WinReason};
 
 use super::end::{self, Ended, Flagged};
 use super::table::Table;
-use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Host, Message, Refusal, Reply};
+use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Host, Message, Refusal, Reply, Typed};
 
 pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<GameId>) -> Handled {
     let table = cx.table(game).await?;
@@ -28,7 +28,11 @@ pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<G
         Ok(m) => m,
         Err(e) => match &e.problem {
             Problem::Ambiguous(alternatives) => return Ok(choices(&table, text, alternatives)),
-            _ => return told(format!("{e}.")),
+            _ => {
+                // The text as typed is marked, so that no backtick in it ends the code it shows in.
+                let (quoted, marked) = (format!("`{}`", e.text), format!("`{}`", Typed(&e.text)));
+                return told(format!("{}.", e.to_string().replacen(&quoted, &marked, 1)));
+            }
         },
     };
     if loses_at_once(&table, &m) && !confirm {
@@ -50,7 +54,7 @@ fn loses_at_once(table: &Table, m: &Move) -> bool {
 fn choices(table: &Table, text: &str, alternatives: &[String]) -> Reply {
     let position = table.position();
     let options = position.legal_moves().into_iter().filter(|m| alternatives.contains(&position.san(m)));
-    let mut message = Message::text(format!("`{}` can be played more than one way; choose one:", text.trim()));
+    let mut message = Message::text(format!("`{}` can be played more than one way; choose one:", Typed(text.trim())));
     message.private = true;
     for m in options {
         let san = position.san(&m);
@@ -221,7 +225,7 @@ pub(crate) async fn flag(cx: &Ctx<'_>, table: &Table) -> Result<Option<Reply>, R
 /// The announcement of a game lost (or drawn) on time; its picture is the game's replay.
 pub(crate) fn time_up_message(flagged: &Flagged) -> Message {
     let (ended, loser) = (&flagged.ended, flagged.flagged);
-    let name = &ended.user(loser).name;
+    let name = Typed(&ended.user(loser).name);
     Message::text(format!(
         "Time is up in game {}: {name} ({loser}) ran out of time. {}",
         ended.game.id,

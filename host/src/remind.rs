@@ -9,7 +9,7 @@ use rules::Position;
 
 use super::clock::{format_duration, TimeControl, DAY_MS};
 use super::stored::{self, Terms};
-use super::{Host, Message, Refusal};
+use super::{Host, Message, Refusal, Typed};
 
 /// A player is reminded once a third of their time for the move is left, at most a day before.
 fn reminder_window(time: TimeControl) -> i64 {
@@ -62,7 +62,7 @@ pub(super) async fn reminders(host: &Host) -> Result<(), Refusal> {
                 let player = tx.player(game.player(stored::to_color(to_move)))?;
                 let reminder = Message::text(format!(
                     "Reminder: {}, it is your move in game {} ({}); {} left on your clock.",
-                    player.display_name,
+                    Typed(&player.display_name),
                     game.id,
                     variant.name(),
                     format_duration(deadline - now)

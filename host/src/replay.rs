@@ -110,7 +110,7 @@ impl Host {
         self.inner.replays.drawn.fetch_add(1, Ordering::Relaxed);
         let host = self.clone();
         let game = table.ended_game();
-        let (white, black) = (table.name(Color::White).to_string(), table.name(Color::Black).to_string());
+        let (white, black) = (table.name(Color::White).0.to_string(), table.name(Color::Black).0.to_string());
         let (id, variant) = (table.id(), table.variant());
         let drawn = tokio::task::spawn_blocking(move || {
             let settings = host.settings();

@@ -50,7 +50,7 @@ use super::end::end_on_time;
 use super::outbox::Picture;
 use super::play::time_up_message;
 use super::stored::{self, Terms};
-use super::{Host, HostError, Message, Refusal};
+use super::{Host, HostError, Message, Refusal, Typed};
 
 /// The heartbeat's key in the database's meta table (as `last_alive:<platform>`; alone, the
 /// shared key of databases from before).
@@ -204,11 +204,11 @@ fn expired_message(
     challenger: &data::Player,
     challenged: Option<&data::Player>,
 ) -> Result<Message, Refusal> {
-    let to = challenged.map_or("anyone".to_string(), |p| p.display_name.clone());
+    let to = challenged.map_or("anyone".to_string(), |p| Typed(&p.display_name).to_string());
     let variant = c.variant()?;
     Ok(Message::text(format!(
         "{}'s challenge {} to {to} ({}) expired unanswered.",
-        challenger.display_name,
+        Typed(&challenger.display_name),
         c.id,
         variant.name()
     ))

@@ -30,7 +30,7 @@ impl Host {
         let to_move = table.to_move();
         let why_not = match table.color_of(user_id) {
             None => Some("You are not playing in this game".to_string()),
-            Some(color) if color != to_move => Some(format!("It is {}'s move", table.name(to_move))),
+            Some(color) if color != to_move => Some(format!("It is {}'s move", table.name(to_move).0)),
             Some(_) => None,
         };
         if let Some(why_not) = why_not {

@@ -8,7 +8,7 @@ use super::end::stored_outcome;
 
 use super::clock::TimeControl;
 use super::stored::{self, Terms};
-use super::{told, Ctx, Host, Refusal, Request, User};
+use super::{told, Ctx, Host, Refusal, Request, Typed, User};
 
 #[derive(Clone)]
 pub(crate) struct Table {
@@ -96,8 +96,9 @@ impl Table {
         stored::user(self.player(color))
     }
 
-    pub fn name(&self, color: Color) -> &str {
-        &self.player(color).display_name
+    /// The player's name, marked as typed (a transport shows it as text, never as markup).
+    pub fn name(&self, color: Color) -> Typed<'_> {
+        Typed(&self.player(color).display_name)
     }
 
     /// The colour a platform user plays here, if they play.
@@ -180,7 +181,8 @@ impl Ctx<'_> {
         table.color_of(&self.user().id).ok_or_else(|| {
             Refusal::Told(format!(
                 "Only {} and {} play in this game; everyone may watch with `/board`, `/game` and `/moves`.",
-                table.white.display_name, table.black.display_name
+                Typed(&table.white.display_name),
+                Typed(&table.black.display_name)
             ))
         })
     }

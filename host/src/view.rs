@@ -6,7 +6,7 @@ use rules::{Color, Square};
 
 use super::end::Ended;
 use super::table::Table;
-use super::{Host, Image, Message, ShownBoard};
+use super::{Host, Image, Message, ShownBoard, Typed};
 
 impl Host {
     /// The current board of `table`, seen from the side to move, with `markers`; `name` ends
@@ -21,7 +21,7 @@ impl Host {
             .markers(markers.clone())
             .theme(settings.theme)
             .size(settings.board_size)
-            .players(table.name(Color::White), table.name(Color::Black));
+            .players(table.name(Color::White).0, table.name(Color::Black).0);
         view.last_move = last_move;
         let png = self.inner.renderer.board_png(&view);
         let marks = match markers {
@@ -33,7 +33,7 @@ impl Host {
         let alt = format!(
             "{} board{last}, {} ({}) to move, {} at the bottom",
             table.variant().name(),
-            table.name(position.turn()),
+            table.name(position.turn()).0,
             position.turn(),
             position.turn()
         );
@@ -81,7 +81,7 @@ impl Host {
 
 /// `Check. bob (Black) to move.`, with the Ghost King's warning in its variant.
 pub(crate) fn to_move_line(table: &Table) -> String {
-    to_move_line_in(table.position(), |color| table.name(color))
+    to_move_line_in(table.position(), |color| table.name(color).0)
 }
 
 /// [`to_move_line`] for `position`, its players named by `name`.
@@ -92,7 +92,7 @@ pub(crate) fn to_move_line_in<'a>(position: &rules::Position, name: impl Fn(Colo
         (true, rules::Variant::GhostKing) => "The Ghost King can be taken! ",
         (true, _) => "Check! ",
     };
-    format!("{warning}{} ({turn}) to move.", name(turn))
+    format!("{warning}{} ({turn}) to move.", Typed(name(turn)))
 }
 
 /// The number written before ply `ply` (1-based): `3.` for White's third move, `3...` for

@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use host::typed::{spans, Span};
 use host::{Message, Reply};
 
 use super::board;
@@ -35,7 +36,13 @@ impl Printer {
     fn message(&mut self, out: &mut impl Write, channel: &str, message: &Message) -> io::Result<()> {
         let channel = message.channel.as_deref().unwrap_or(channel);
         let audience = if message.private { ", only you see this" } else { "" };
-        let mut text = message.text.replace("**", "");
+        // The host's bold marks go; what a user typed shows exactly as typed.
+        let mut text: String = spans(&message.text)
+            .map(|span| match span {
+                Span::Ours(ours) => ours.replace("**", ""),
+                Span::Typed(typed) => typed.to_string(),
+            })
+            .collect();
         if !message.mentions.is_empty() {
             let names: Vec<String> = message.mentions.iter().map(|u| format!("@{}", u.name)).collect();
             text.push_str(&format!("  → {}", names.join(" ")));

@@ -15,6 +15,7 @@ mod commands;
 mod places;
 mod respond;
 mod settings;
+mod text;
 mod tournament;
 
 use std::future::Future;

@@ -331,7 +331,7 @@ struct Outgoing {
 impl From<Message> for Outgoing {
     fn from(message: Message) -> Outgoing {
         let pinged: Vec<serenity::UserId> = message.mentions.iter().filter_map(|u| u.id.parse().ok()).collect();
-        let mut content = link_channels(&message.text);
+        let mut content = super::text::content(&message.text);
         if !pinged.is_empty() {
             let pings: Vec<String> = pinged.iter().map(|id| format!("<@{id}>")).collect();
             content = format!("{content}\n{}", pings.join(" "));
@@ -339,7 +339,7 @@ impl From<Message> for Outgoing {
         let mut files = Vec::new();
         if content.chars().count() > CONTENT_LIMIT {
             // A long PGN or listing: the whole text as a file, its start as the message.
-            files.push(CreateAttachment::bytes(message.text.clone().into_bytes(), "chimera.txt"));
+            files.push(CreateAttachment::bytes(host::typed::plain(&message.text).into_bytes(), "chimera.txt"));
             content = format!("{}\n(the full text is attached)", clip(&content, CONTENT_LIMIT - 40));
         }
         let mut embeds = Vec::new();
@@ -417,27 +417,6 @@ impl Outgoing {
     }
 }
 
-/// The host names channels as `#` and their id; Discord links `<#id>`.
-fn link_channels(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find('#') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        // Snowflakes have 17 to 20 digits; `#12` is a game number and stays.
-        if (15..=20).contains(&digits) {
-            out.push_str(&format!("<#{}>", &after[..digits]));
-            rest = &after[digits..];
-        } else {
-            out.push('#');
-            rest = after;
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 fn clip(text: &str, limit: usize) -> String {
     if text.chars().count() <= limit {
         return text.to_string();
@@ -450,11 +429,6 @@ fn clip(text: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn channel_ids_become_links_and_game_numbers_stay() {
-        assert_eq!(link_channels("Game #12 is in #123456789012345678."), "Game #12 is in <#123456789012345678>.");
-    }
 
     #[test]
     fn long_text_is_attached_whole() {

@@ -164,7 +164,7 @@ impl Speaker {
         if body.chars().count() > TEXT_LIMIT {
             body = body.chars().take(TEXT_LIMIT).collect::<String>() + "… (cut)";
         }
-        let (mut plain, html) = text::channels(&text::with_prefix(&body, &self.prefix));
+        let (mut plain, html) = text::bodies(&body, &self.prefix);
         let mut html = text::markup(&html);
         if !keys.is_empty() {
             let choices: Vec<String> =

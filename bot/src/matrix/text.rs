@@ -8,6 +8,42 @@ use std::fmt::Write as _;
 use super::channel::Channel;
 
 pub use crate::matrix_read::{command_line, escape, read, said, Said};
+use host::typed::{spans, Span};
+
+/// The host's text (with its typed spans) as a notice's two bodies before [`markup`]: commands
+/// with the room's `prefix` and channels as words or links in the host's words; what a user
+/// typed as it is in the plain body, and in the HTML escaped with no markup left in it.
+pub fn bodies(text: &str, prefix: &str) -> (String, String) {
+    let (mut plain, mut html) = (String::new(), String::new());
+    for span in spans(text) {
+        match span {
+            Span::Ours(ours) => {
+                let (p, h) = channels(&with_prefix(ours, prefix));
+                plain.push_str(&p);
+                html.push_str(&h);
+            }
+            Span::Typed(typed) => {
+                plain.push_str(typed);
+                html.push_str(&escape_typed(typed));
+            }
+        }
+    }
+    (plain, html)
+}
+
+/// What a user typed as HTML that [`markup`] leaves alone: no backtick, no star.
+fn escape_typed(typed: &str) -> String {
+    escape(typed).replace('`', "&#96;").replace('*', "&#42;")
+}
+
+/// Where `pattern` first occurs in the host's own words (never inside what a user typed).
+fn find_ours(text: &str, pattern: &str) -> Option<usize> {
+    spans(text).find_map(|span| match span {
+        // A span is a slice of `text`: its offset is where it starts.
+        Span::Ours(ours) => ours.find(pattern).map(|at| ours.as_ptr() as usize - text.as_ptr() as usize + at),
+        Span::Typed(_) => None,
+    })
+}
 
 /// The host's text with each command it names (`/accept`) as typed here (`!accept`): a `/`
 /// that starts a word and is followed by a command's name, or any word in code marks.
@@ -98,7 +134,7 @@ pub fn markup(html: &str) -> String {
 /// `html` with the first mention of `name` as plain text (a whole word, outside tags and code)
 /// made a pill linking to `id`, as clients write mentions; `None` when the text never names them.
 pub fn pill(html: &str, name: &str, id: &str) -> Option<String> {
-    let needle = escape(name);
+    let needle = escape_typed(name);
     if needle.is_empty() {
         return None;
     }
@@ -147,10 +183,10 @@ pub struct Attachment {
 /// file: `chimera-game-12.pgn` for a PGN, `chimera.txt` otherwise. The text left says what is
 /// attached when nothing else is left.
 pub fn attachment(text: &str) -> (String, Option<Attachment>) {
-    let Some(start) = text.find("```") else { return (text.to_string(), None) };
-    let Some(len) = text[start + 3..].find("```") else { return (text.to_string(), None) };
+    let Some(start) = find_ours(text, "```") else { return (text.to_string(), None) };
+    let Some(len) = find_ours(&text[start + 3..], "```") else { return (text.to_string(), None) };
     let block = &text[start + 3..start + 3 + len];
-    let content = block.strip_prefix('\n').unwrap_or(block);
+    let content = host::typed::plain(block.strip_prefix('\n').unwrap_or(block));
     if content.trim_end().lines().count() <= 2 {
         return (text.to_string(), None);
     }
@@ -167,7 +203,7 @@ pub fn attachment(text: &str) -> (String, Option<Attachment>) {
         None => ("chimera.txt".to_string(), "text/plain", "The full text:".to_string()),
     };
     let rest = if rest.is_empty() { said } else { rest };
-    (rest, Some(Attachment { name, mime, content: content.to_string() }))
+    (rest, Some(Attachment { name, mime, content }))
 }
 
 /// Move lists kept to a line or two: a game's `Moves:` line longer than [`LINE_LIMIT`] shows
@@ -253,6 +289,30 @@ mod tests {
         assert_eq!(plain, "Game 3 is in its thread. Done in the room.");
         assert!(html.contains("<a href=\"https://matrix.to/#/!abc:example.org/$root\">its thread</a>."), "{html}");
         assert_eq!(channels("#12 <b>").1, "#12 &lt;b&gt;");
+    }
+
+    #[test]
+    fn typed_text_shows_as_typed() {
+        use host::Typed;
+        let text = format!("**{}** joins; `/help`.", Typed("**x** `/help` #!abc:example.org <b> [a](https://e.org)"));
+        let (plain, html) = bodies(&text, "!");
+        assert_eq!(plain, "****x** `/help` #!abc:example.org <b> [a](https://e.org)** joins; `!help`.");
+        assert_eq!(
+            markup(&html),
+            "<strong>&#42;&#42;x&#42;&#42; &#96;/help&#96; #!abc:example.org &lt;b&gt; [a](https://e.org)</strong> \
+             joins; <code>!help</code>."
+        );
+        // A PGN whose player's name holds three backticks is still one file, the name in it.
+        let pgn = format!("```\n[Event \"Chimera game 3\"]\n[White \"{}\"]\n\n1. e4 *\n```", Typed("a```b"));
+        let (rest, file) = attachment(&pgn);
+        assert_eq!(rest, "Game 3 as PGN:");
+        assert_eq!(file.map(|f| f.content), Some("[Event \"Chimera game 3\"]\n[White \"a```b\"]\n\n1. e4 *\n".into()));
+        // A player's name becomes a pill where it is, escaped the same way.
+        let named = markup(&bodies(&format!("{} to move.", Typed("a*b")), "!").1);
+        assert_eq!(
+            pill(&named, "a*b", "@a:x").as_deref(),
+            Some("<a href=\"https://matrix.to/#/@a:x\">a&#42;b</a> to move.")
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod harness;
 
 mod buttons;
 mod errors;
+mod escaping;
 mod games;
 mod opponent;
 mod platform;

@@ -6,7 +6,7 @@ use rules::Variant;
 use super::super::clock::TimeControl;
 use super::super::command::{Starts, TournamentCommand};
 use super::super::stored;
-use super::super::{told, Command, Ctx, Handled, Message, Refusal, Reply, User};
+use super::super::{told, Command, Ctx, Handled, Message, Refusal, Reply, Typed, User};
 use super::event::Event;
 use super::pause;
 use super::results::forfeit;
@@ -74,7 +74,7 @@ async fn resolve(cx: &Ctx<'_>, id: Option<TournamentId>, recent: bool) -> Result
                         },
                         several => {
                             let names: Vec<String> =
-                                several.iter().map(|t| format!("tournament {} \"{}\"", t.id, t.name)).collect();
+                                several.iter().map(|t| format!("tournament {} \"{}\"", t.id, Typed(&t.name))).collect();
                             Found::Missing(format!(
                                 "Several tournaments are on here: {}. Say which with `id:`.",
                                 names.join(", ")
@@ -170,7 +170,7 @@ async fn create(
     let id = event.t.id;
     Ok(Reply::one(Message::text(format!(
         "{} creates {}: {}. It starts {}. Join with `{}`.",
-        cx.user().name,
+        Typed(&cx.user().name),
         event.title(),
         event.terms()?,
         show::starts_in_words(starts_at, now),
@@ -211,7 +211,7 @@ async fn join(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
     };
     Ok(Reply::one(Message::text(format!(
         "{} joins {} ({count} player{}).",
-        cx.user().name,
+        Typed(&cx.user().name),
         event.title(),
         if count == 1 { "" } else { "s" }
     ))))
@@ -236,7 +236,7 @@ async fn leave(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
         Err(data::Error::TournamentState { .. }) => return told(format!("{} has started meanwhile.", event.title())),
         Err(e) => return Err(e.into()),
     }
-    Ok(Reply::one(Message::text(format!("{} leaves {}.", cx.user().name, event.title()))))
+    Ok(Reply::one(Message::text(format!("{} leaves {}.", Typed(&cx.user().name), event.title()))))
 }
 
 async fn start(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
@@ -249,7 +249,7 @@ async fn start(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
         cx.note_tournament_moved();
         return Ok(Reply::one(Message::text(format!(
             "{} resumes {}: its missing games open now.",
-            cx.user().name,
+            Typed(&cx.user().name),
             event.title()
         ))));
     }
@@ -274,7 +274,7 @@ async fn start(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
 async fn standings(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
     let event = resolve(cx, id, true).await?;
     if event.rounds.is_empty() {
-        let names: Vec<&str> = event.entrants.iter().map(|e| event.name(e.player)).collect();
+        let names: Vec<String> = event.entrants.iter().map(|e| event.name(e.player).to_string()).collect();
         return Ok(Reply::one(Message::text(format!(
             "{} has not started; {} player{} joined{}{}.",
             show::capital(&event.title()),
@@ -323,13 +323,13 @@ async fn withdraw(cx: &Ctx<'_>, who: &User, id: Option<TournamentId>) -> Handled
     let entrant: Option<&Player> =
         event.entrants.iter().filter_map(|e| event.players.get(&e.player)).find(|p| p.user_id == who.id);
     let Some(player) = entrant.cloned() else {
-        return told(format!("{} is not in {}.", who.name, event.title()));
+        return told(format!("{} is not in {}.", Typed(&who.name), event.title()));
     };
     if event.entrants.iter().any(|e| e.player == player.id && e.withdrawn_at.is_some()) {
-        return told(format!("{} has already withdrawn from {}.", player.display_name, event.title()));
+        return told(format!("{} has already withdrawn from {}.", Typed(&player.display_name), event.title()));
     }
     let (tid, now, pid) = (event.t.id, cx.now, player.id);
-    let reason = format!("{} withdrew from the tournament", player.display_name);
+    let reason = format!("{} withdrew from the tournament", Typed(&player.display_name));
     let open = event.t.state == TournamentState::Open;
     let done = cx
         .store()
@@ -353,14 +353,19 @@ async fn withdraw(cx: &Ctx<'_>, who: &User, id: Option<TournamentId>) -> Handled
     };
     if open {
         return Ok(Reply::one(
-            Message::text(format!("{} takes {} out of {}.", cx.user().name, player.display_name, event.title()))
-                .mentioning(&stored::user(&player)),
+            Message::text(format!(
+                "{} takes {} out of {}.",
+                Typed(&cx.user().name),
+                Typed(&player.display_name),
+                event.title()
+            ))
+            .mentioning(&stored::user(&player)),
         ));
     }
     let mut text = format!(
         "{} withdraws {} from {}: they will not be paired again.",
-        cx.user().name,
-        player.display_name,
+        Typed(&cx.user().name),
+        Typed(&player.display_name),
         event.title()
     );
     let mut messages = Vec::new();
@@ -375,7 +380,8 @@ async fn withdraw(cx: &Ctx<'_>, who: &User, id: Option<TournamentId>) -> Handled
             messages.push(
                 Message::text(format!(
                     "Game {} is stopped: {} withdrew from the tournament, so {opponent} wins by forfeit.",
-                    game.id, player.display_name
+                    game.id,
+                    Typed(&player.display_name)
                 ))
                 .mentioning(&now_event.user(game.white))
                 .mentioning(&now_event.user(game.black))
@@ -416,7 +422,7 @@ async fn cancel(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
     let Some(stopped) = stopped else { return told(format!("{} has ended meanwhile.", event.title())) };
     let mut announcement = Message::text(format!(
         "{} cancels {}{}.",
-        cx.user().name,
+        Typed(&cx.user().name),
         event.title(),
         if stopped.is_empty() { String::new() } else { format!("; {} game(s) in progress are stopped", stopped.len()) }
     ));

@@ -7,7 +7,7 @@ use data::{Entrant, Game, GameId, Pairing, Player, PlayerId, ReadTx, Round, Tour
 use super::super::clock::TimeControl;
 use super::super::stored::{self, Terms};
 use super::super::tournament::pairing;
-use super::super::{Refusal, User};
+use super::super::{Refusal, Typed, User};
 
 /// The rating an entrant without one starts from (the host's default Glicko rating).
 const UNRATED: i64 = 1500;
@@ -43,8 +43,9 @@ impl Event {
         Ok(Event { t, entrants, rounds, players, games, paused })
     }
 
-    pub fn name(&self, id: PlayerId) -> &str {
-        self.players.get(&id).map_or("?", |p| p.display_name.as_str())
+    /// A player's name, marked as typed.
+    pub fn name(&self, id: PlayerId) -> Typed<'_> {
+        Typed(self.players.get(&id).map_or("?", |p| p.display_name.as_str()))
     }
 
     pub fn user(&self, id: PlayerId) -> User {
@@ -100,8 +101,9 @@ impl Event {
     }
 
     /// `tournament 3 "Friday Swiss"`.
+    /// `tournament 3 "Name"`, its name marked as typed.
     pub fn title(&self) -> String {
-        format!("tournament {} \"{}\"", self.t.id, self.t.name)
+        format!("tournament {} \"{}\"", self.t.id, Typed(&self.t.name))
     }
 
     pub fn is_live(&self) -> bool {

@@ -294,8 +294,13 @@ async fn open_game(host: &Host, places: &dyn Places, event: &Event, round: &Roun
         (_, None) => return Ok(()),
     };
     let what = if decider { " · decider" } else { "" };
-    let title =
-        format!("Round {} · Board {}{what} · {} vs {}", round.number, p.board, event.name(white), event.name(black));
+    let title = format!(
+        "Round {} · Board {}{what} · {} vs {}",
+        round.number,
+        p.board,
+        event.name(white).0,
+        event.name(black).0
+    );
     let (now, outbox, tid) = (host.now(), host.outbox(), event.t.id);
     // A timed decider gives White more time, to weigh against Black's draw odds (Armageddon).
     let time = event.time_control()?;

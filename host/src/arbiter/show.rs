@@ -184,7 +184,7 @@ fn rows(event: &Event, standings: &[Standing]) -> Vec<Vec<String>> {
         .iter()
         .map(|s| {
             let withdrawn = event.entrants.iter().any(|e| e.player == s.player && e.withdrawn_at.is_some());
-            let name = format!("{}{}", event.name(s.player), if withdrawn { " (withdrawn)" } else { "" });
+            let name = format!("{}{}", event.name(s.player).0, if withdrawn { " (withdrawn)" } else { "" });
             vec![
                 s.rank.to_string(),
                 name,
@@ -252,7 +252,7 @@ pub(crate) fn standings_image(
     let png = host.inner.renderer.standings_png(&table, host.settings().theme);
     let alt = standings
         .iter()
-        .map(|s| format!("{}. {} {}", s.rank, event.name(s.player), number(s.points)))
+        .map(|s| format!("{}. {} {}", s.rank, event.name(s.player).0, number(s.points)))
         .collect::<Vec<_>>()
         .join(", ");
     Ok(Image::png(

@@ -279,7 +279,7 @@ async fn turn(host: &Host, game: GameId) -> Result<(), Refusal> {
                 move_number(table.ply() + 1),
                 table.position().san(&m)
             );
-            let next_line = to_move_line_in(prepared.next.position(), |c| table.name(c));
+            let next_line = to_move_line_in(prepared.next.position(), |c| table.name(c).0);
             let outbox = host.outbox();
             let human = table.user(!color);
             let channel = table.record.game.channel.clone();

@@ -10,7 +10,6 @@
 use crate::moves::{Move, MoveKind, Step};
 use crate::position::Position;
 use crate::reading::split_chain;
-use crate::variant::Variant;
 
 /// Why a coordinate move was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -105,7 +104,7 @@ impl Position {
     fn coord_lead(&self, m: &Move) -> String {
         let mut out = match m.kind {
             MoveKind::Hop { over, .. } => format!("{}{over},{over}{}", m.from, m.to),
-            MoveKind::Castle { rook } if self.variant == Variant::GhostKing => {
+            MoveKind::Castle { rook } if !self.variant.castling_as_king_move() => {
                 format!("{}{rook}", m.from)
             }
             _ => format!("{}{}", m.from, m.to),

@@ -11,9 +11,9 @@
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::role::{Color, Piece, Role};
+use crate::role::{Piece, Role};
 use crate::square::Square;
-use crate::variant::Variant;
+use crate::variants::{dispatch, Rules};
 
 /// Receives generated moves.
 pub(crate) trait Sink {
@@ -52,29 +52,6 @@ impl Sink for Collect<'_> {
     #[inline]
     fn push(&mut self, m: Move) {
         self.0.push(m);
-    }
-}
-
-/// Passes moves on, noting whether there were any.
-struct Tracked<'a, S> {
-    inner: &'a mut S,
-    any: bool,
-}
-
-impl<S: Sink> Sink for Tracked<'_, S> {
-    fn targets(&mut self, pos: &Position, role: Role, from: Square, targets: Bitboard) {
-        self.any |= targets.any();
-        self.inner.targets(pos, role, from, targets);
-    }
-
-    fn pawn_targets(&mut self, pos: &Position, from: Square, targets: Bitboard) {
-        self.any |= targets.any();
-        self.inner.pawn_targets(pos, from, targets);
-    }
-
-    fn push(&mut self, m: Move) {
-        self.any = true;
-        self.inner.push(m);
     }
 }
 
@@ -140,76 +117,70 @@ impl Position {
     /// Whether `m` is legal here, judged directly (its shape, then the position it leaves),
     /// independently of the generator's shortcuts.
     pub fn is_legal(&self, m: &Move) -> bool {
-        if self.is_decided() {
-            return false;
-        }
-        if self.variant == Variant::Grolman {
-            return self.is_legal_turn(m);
-        }
-        let pseudo = |lift_r1: bool| {
-            let mut moves = Vec::new();
-            self.generate_pseudo(&mut Collect(&mut moves), true, lift_r1);
-            moves
-        };
-        let safe = |m: &Move| self.keeps_royal_safe(m) && self.castling_path_safe(m);
-        if pseudo(false).contains(m) {
-            return safe(m);
-        }
-        // Golem Chess, restriction 4: a capture only restriction 1 forbids is legal when
-        // nothing else is.
-        self.variant == Variant::Golem && pseudo(true).contains(m) && safe(m) && !pseudo(false).iter().any(safe)
+        !self.is_decided() && dispatch!(self.variant, R => R::is_legal(self, m))
+    }
+
+    /// Whether `m` is among the moves by the pieces' movement and leaves the mover's royal
+    /// piece safe where the variant requires it.
+    pub(crate) fn is_legal_by_movement<R: Rules + ?Sized>(&self, m: &Move, lift_r1: bool) -> bool {
+        self.moves_by_movement::<R>(lift_r1).contains(m) && self.is_safe(m)
+    }
+
+    /// Whether any move by the pieces' movement is legal.
+    pub(crate) fn any_legal_by_movement<R: Rules + ?Sized>(&self, lift_r1: bool) -> bool {
+        self.moves_by_movement::<R>(lift_r1).iter().any(|m| self.is_safe(m))
+    }
+
+    fn moves_by_movement<R: Rules + ?Sized>(&self, lift_r1: bool) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.generate_pseudo::<R, _>(&mut Collect(&mut moves), true, lift_r1);
+        moves
+    }
+
+    /// Every move by the pieces' movement, ignoring check (`castle`: with castling whatever
+    /// attacks its path; `lift_r1`: without Golem Chess's restriction 1).
+    pub(crate) fn pseudo_moves(&self, castle: bool, lift_r1: bool) -> Vec<Move> {
+        let mut moves = Vec::new();
+        dispatch!(self.variant, R => self.generate_pseudo::<R, _>(&mut Collect(&mut moves), castle, lift_r1));
+        moves
+    }
+
+    fn is_safe(&self, m: &Move) -> bool {
+        self.keeps_royal_safe(m) && self.castling_path_safe(m)
     }
 
     /// A game already decided by a capture of the royal piece, or (Grolman) a turn that left
     /// the mover's own king attacked: nothing more can be played.
     pub fn is_decided(&self) -> bool {
-        match self.variant {
-            Variant::GhostKing => {
-                self.royal_square(Color::White).is_none() || self.royal_square(Color::Black).is_none()
-            }
-            Variant::Grolman => self.royal_attacked(!self.turn),
-            _ => false,
-        }
+        self.decided_outcome().is_some()
     }
 
     /// Pieces of the opponent that a pawn taking on the last rank does not promote over:
     /// capturing them changes the pawn in another way.
+    #[inline]
     fn transforming_targets(&self) -> Bitboard {
-        match self.variant {
-            Variant::Golem => self.board.by_role(Role::Golem),
-            Variant::Werewolf => self.board.by_role(Role::Werewolf),
-            _ => Bitboard::EMPTY,
+        match self.variant.transformed_by_capture() {
+            Some(role) => self.board.by_role(role),
+            None => Bitboard::EMPTY,
         }
     }
 
     /// Whether taking a piece of `role` changes the capturer (so a pawn does not promote).
+    #[inline]
     pub(crate) fn capture_transforms(&self, role: Role) -> bool {
-        matches!((self.variant, role), (Variant::Golem, Role::Golem) | (Variant::Werewolf, Role::Werewolf))
+        self.variant.transformed_by_capture() == Some(role)
     }
 
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
-        if self.is_decided() {
-            return;
-        }
-        match self.variant {
-            Variant::Grolman => self.generate_turns(sink),
-            Variant::GhostKing => self.generate_pseudo(sink, true, false),
-            Variant::Golem => {
-                let mut tracked = Tracked { inner: sink, any: false };
-                self.generate_checked(&mut tracked, false);
-                if !tracked.any {
-                    // Restriction 4: nothing else is legal, so restriction 1 is lifted.
-                    self.generate_checked(sink, true);
-                }
-            }
-            _ => self.generate_checked(sink, false),
+        if !self.is_decided() {
+            dispatch!(self.variant, R => R::generate(self, sink));
         }
     }
 
     /// Where a piece of ours on `from` may move or capture by its movement (no castling, no en
     /// passant, no hop captures).
     #[inline]
-    fn piece_targets(&self, role: Role, from: Square, occ: Bitboard, ours: Bitboard) -> Bitboard {
+    fn piece_targets<R: Rules + ?Sized>(&self, role: Role, from: Square, occ: Bitboard, ours: Bitboard) -> Bitboard {
         let g = self.geo;
         let reach = match role {
             Role::Knight => g.knight_attacks(from),
@@ -223,12 +194,14 @@ impl Position {
             Role::Chancellor => g.rook_attacks(from, occ) | g.knight_attacks(from),
             Role::Lion => g.lion_attacks(from),
             Role::GhostKing => self.ghost_king_targets(from, occ),
-            Role::Pawn => self.pawn_targets(from, occ),
+            Role::Pawn => R::pawn_targets(self, from, occ),
         };
         reach - ours
     }
 
-    fn pawn_targets(&self, from: Square, occ: Bitboard) -> Bitboard {
+    /// A pawn's captures, its step and its double step.
+    #[inline]
+    pub(crate) fn pawn_pushes_and_captures(&self, from: Square, occ: Bitboard) -> Bitboard {
         let us = self.turn;
         let g = self.geo;
         let mut out = g.pawn_attacks(us, from) & self.board.by_color(!us);
@@ -238,41 +211,6 @@ impl Position {
             out |= one.shift_ranks(us.forward()) & (g.all - occ);
         }
         out
-    }
-
-    fn ghost_king_targets(&self, from: Square, occ: Bitboard) -> Bitboard {
-        let them = !self.turn;
-        let mut out = (self.geo.all - occ) | self.board.by_color(them);
-        if let Some(enemy) = self.royal_square(them) {
-            // Taking the enemy Ghost King is allowed only where nothing could take back.
-            let after = occ.without(from);
-            if self.attackers(enemy, them, after).any() {
-                out = out.without(enemy);
-            }
-        }
-        out
-    }
-
-    fn werewolf_hops<S: Sink>(&self, sink: &mut S, from: Square, safe: impl Fn(&Move) -> bool) {
-        let them = self.board.by_color(!self.turn);
-        let ours = self.board.by_color(self.turn);
-        let royals = self.board.by_role(self.variant.royal());
-        for d in 0..8 {
-            let [first, second, _] = *self.geo.steps(from, d);
-            let (Some(over), Some(to)) = (first.first(), second.first()) else {
-                continue;
-            };
-            if (first & (them - royals)).any() && !ours.contains(to) {
-                let taken = self.board.role_at(over).expect("enemy piece");
-                let m = Move {
-                    kind: MoveKind::Hop { over, taken },
-                    ..Move::new(Role::Werewolf, from, to, self.board.role_at(to))
-                };
-                if safe(&m) {
-                    sink.push(m);
-                }
-            }
-        }
     }
 
     fn en_passant<S: Sink>(&self, sink: &mut S, safe: impl Fn(&Move) -> bool) {
@@ -321,12 +259,13 @@ impl Position {
 
     /// Every move by the pieces' movement, ignoring check (`castle`: with castling, whose
     /// attack conditions are left to the caller).
-    pub(crate) fn generate_pseudo<S: Sink>(&self, sink: &mut S, castle: bool, lift_r1: bool) {
+    pub(crate) fn generate_pseudo<R: Rules + ?Sized, S: Sink>(&self, sink: &mut S, castle: bool, lift_r1: bool) {
         let ours = self.board.by_color(self.turn);
         let occ = self.board.occupied();
         for from in ours {
             let role = self.board.role_at(from).expect("own piece");
-            let targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role, from, lift_r1);
+            let targets =
+                self.piece_targets::<R>(role, from, occ, ours) - R::forbidden_targets(self, role, from, lift_r1);
             if role == Role::Pawn {
                 sink.pawn_targets(self, from, targets);
             } else {
@@ -340,35 +279,6 @@ impl Position {
         if castle {
             self.castles(sink, |_| true);
         }
-    }
-
-    /// Enemy pieces that a piece of `role` on `from` may not take (Golem Chess only): a King
-    /// never takes a Golem (it would be removed), and the capture restrictions between
-    /// Golem-kind pieces (restriction 1 unless `lift_r1`, restriction 2; see docs/rules.md, "Trading restrictions").
-    #[inline]
-    fn forbidden_targets(&self, role: Role, from: Square, lift_r1: bool) -> Bitboard {
-        if self.variant != Variant::Golem {
-            return Bitboard::EMPTY;
-        }
-        let b = &self.board;
-        let enemy_golems = (b.by_role(Role::Golem) | b.by_role(Role::HalfGolem)) & b.by_color(!self.turn);
-        let mut forbidden = if role == Role::King { b.by_role(Role::Golem) } else { Bitboard::EMPTY };
-        if enemy_golems.is_empty() {
-            return forbidden;
-        }
-        if !role.is_golem_kind() {
-            // Restriction 2: right after losing a Golem-kind piece, only Golem-kind pieces
-            // may take one.
-            if self.golem_captured {
-                forbidden |= enemy_golems;
-            }
-        } else if !lift_r1 {
-            // Restriction 1 (adjacent targets are free: restriction 3).
-            let occ = b.occupied().without(from);
-            forbidden |= (enemy_golems & self.geo.ring2(from))
-                .filter_squares(|target| self.attackers(target, !self.turn, occ).any());
-        }
-        forbidden
     }
 
     /// After `m`, is the mover's royal piece out of reach (variants with a check rule)?
@@ -429,7 +339,7 @@ impl Position {
         blockers & b.by_color(self.turn)
     }
 
-    fn generate_checked<S: Sink>(&self, sink: &mut S, lift_r1: bool) {
+    pub(crate) fn generate_checked<R: Rules + ?Sized, S: Sink>(&self, sink: &mut S, lift_r1: bool) {
         let us = self.turn;
         let king = self.royal_square(us).expect("validated position has a king");
         let occ = self.board.occupied();
@@ -437,7 +347,7 @@ impl Position {
         if self.attackers(king, !us, occ).any() {
             // Evasions: few enough to try one by one.
             let mut pseudo = Vec::with_capacity(64);
-            self.generate_pseudo(&mut Collect(&mut pseudo), false, lift_r1);
+            self.generate_pseudo::<R, _>(&mut Collect(&mut pseudo), false, lift_r1);
             for m in pseudo {
                 if self.keeps_royal_safe(&m) {
                     sink.push(m);
@@ -450,10 +360,11 @@ impl Position {
         // A pinned piece that keeps to its pin line stays a shield, unless it can jump along
         // the line past the pinner or its own king (Werewolf, Lion), or its capture removes it
         // (Golem Chess): those pinned moves are tried one by one.
-        let line_pins_suffice = self.variant != Variant::Golem;
+        let line_pins_suffice = R::LINE_PINS_SUFFICE;
         for from in ours.without(king) {
             let role = self.board.role_at(from).expect("own piece");
-            let mut targets = self.piece_targets(role, from, occ, ours) - self.forbidden_targets(role, from, lift_r1);
+            let mut targets =
+                self.piece_targets::<R>(role, from, occ, ours) - R::forbidden_targets(self, role, from, lift_r1);
             if blockers.contains(from) {
                 if line_pins_suffice && !matches!(role, Role::Werewolf | Role::Lion) {
                     targets &= self.geo.line(king, from);
@@ -484,7 +395,7 @@ impl Position {
             }
         }
         let without_king = occ.without(king);
-        let king_targets = (self.geo.king_attacks(king) - ours - self.forbidden_targets(Role::King, king, lift_r1))
+        let king_targets = (self.geo.king_attacks(king) - ours - R::forbidden_targets(self, Role::King, king, lift_r1))
             .filter_squares(|to| self.attackers(to, !us, without_king).is_empty());
         sink.targets(self, Role::King, king, king_targets);
         self.en_passant(sink, safe);

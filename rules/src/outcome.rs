@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::position::Position;
 use crate::role::{Color, Role};
-use crate::variant::Variant;
+use crate::variants::dispatch;
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Outcome {
@@ -88,23 +88,12 @@ impl Position {
     /// What this position decides by itself: a win (checkmate, a captured Ghost King, a Grolman
     /// turn that left its own king attacked), stalemate, or too little material to mate.
     pub fn outcome(&self) -> Option<Outcome> {
-        let won = |winner, reason| Some(Outcome::Decisive { winner, reason });
-        match self.variant {
-            Variant::GhostKing => {
-                for color in Color::ALL {
-                    if self.royal_square(color).is_none() {
-                        return won(!color, WinReason::RoyalCaptured);
-                    }
-                }
-            }
-            Variant::Grolman if self.royal_attacked(!self.turn) => {
-                return won(self.turn, WinReason::KingLeftAttacked);
-            }
-            _ => {}
+        if let Some(won) = self.decided_outcome() {
+            return Some(won);
         }
         if self.count_legal() == 0 {
             return if self.is_check() {
-                won(!self.turn, WinReason::Checkmate)
+                Some(Outcome::Decisive { winner: !self.turn, reason: WinReason::Checkmate })
             } else {
                 Some(Outcome::Draw(DrawReason::Stalemate))
             };
@@ -118,13 +107,13 @@ impl Position {
     /// and a knight can already force that: a turn with no safe move must still be played).
     /// Never in Ghost King Chess, where a Ghost King can always take the other.
     pub fn is_insufficient_material(&self) -> bool {
-        match self.variant {
-            Variant::GhostKing => false,
-            Variant::Grolman => (self.board.occupied() - self.board.by_role(Role::King)).is_empty(),
-            Variant::Chess | Variant::Golem | Variant::Werewolf | Variant::UnicornGreat => {
-                !self.has_mating_material(Color::White) && !self.has_mating_material(Color::Black)
-            }
-        }
+        dispatch!(self.variant, R => R::is_insufficient_material(self))
+    }
+
+    /// The win that the variant's rules read off the position before any move: a captured
+    /// Ghost King, a Grolman turn that left its own king attacked.
+    pub(crate) fn decided_outcome(&self) -> Option<Outcome> {
+        dispatch!(self.variant, R => R::decided(self))
     }
 
     /// Whether `color` could still win by some series of legal moves, its opponent's help
@@ -165,12 +154,7 @@ impl Position {
     pub fn can_win(&self, color: Color) -> bool {
         match self.outcome() {
             Some(outcome) => outcome.winner() == Some(color),
-            None => match self.variant {
-                Variant::GhostKing | Variant::Grolman => true,
-                Variant::Chess | Variant::Golem | Variant::Werewolf | Variant::UnicornGreat => {
-                    self.has_mating_material(color)
-                }
-            },
+            None => dispatch!(self.variant, R => R::can_win(self, color)),
         }
     }
 
@@ -198,7 +182,7 @@ impl Position {
 
     /// The material test of the variants whose minor pieces are FIDE's knights and bishops
     /// (see [`Position::can_win`]): whether `color` has material that could give mate.
-    fn has_mating_material(&self, color: Color) -> bool {
+    pub(crate) fn has_mating_material(&self, color: Color) -> bool {
         let b = &self.board;
         let royals = b.by_role(self.variant.royal());
         let ours = b.by_color(color) - royals;

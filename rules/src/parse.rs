@@ -6,13 +6,11 @@
 //! what is wrong and lists the legal moves near what was asked, in SAN, for a chat to offer.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::Collect;
 use crate::moves::{Move, MoveKind, Step};
 use crate::position::Position;
 use crate::reading::{CastlingSide, Reading, Request, Shape};
 use crate::role::{Color, Piece, Role};
 use crate::square::Square;
-use crate::variant::Variant;
 
 /// A move text that is not a legal move here.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -132,11 +130,14 @@ impl Position {
             (Reading::Coord(s), MoveKind::Castle { rook }) => {
                 s.from() == Some(m.from)
                     && s.result.is_none()
-                    && (s.to == rook || (s.to == m.to && self.variant != Variant::GhostKing))
+                    && (s.to == rook || (s.to == m.to && self.variant.castling_as_king_move()))
             }
             (Reading::San(s) | Reading::Coord(s), _) => {
                 s.role.is_none_or(|r| r == m.role)
                     && s.fits_from(m.from)
+                    // A pawn leaving its file without taking is read only with that file
+                    // named (`ed2`): `d2` is a step along the d-file.
+                    && (s.file.is_some() || m.role != Role::Pawn || m.is_capture() || m.from.file() == m.to.file())
                     && s.over == m.hop_over()
                     && s.to == m.to
                     && s.result.is_none_or(|r| self.after(m).board.role_at(m.to) == Some(r))
@@ -189,8 +190,7 @@ impl Position {
             return (Problem::WrongResult { to: s.to, role }, nearby);
         }
         // Golem restriction 1 lifted, so a capture it forbids is reported as forbidden.
-        let mut pseudo = Vec::new();
-        self.generate_pseudo(&mut Collect(&mut pseudo), false, true);
+        let pseudo = self.pseudo_moves(false, true);
         if let Some(m) = pseudo.iter().find(|m| self.fits(reading, m)) {
             let problem = if !self.after(m).royal_attacked(us) {
                 Problem::Forbidden(self.variant.name())
@@ -235,8 +235,7 @@ impl Position {
         if !self.castling.contains(rook) {
             return Problem::CastlingRightLost { color, side };
         }
-        let mut pseudo = Vec::new();
-        self.generate_pseudo(&mut Collect(&mut pseudo), true, false);
+        let pseudo = self.pseudo_moves(true, false);
         // The squares between are empty, so what forbids it is an attack.
         if pseudo.iter().any(|m| m.kind == MoveKind::Castle { rook }) {
             Problem::CastlingThroughCheck(color)
@@ -275,6 +274,7 @@ fn step_fits(shapes: &[Shape], step: &Step) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::Variant;
 
     fn pos(variant: Variant, fen: &str) -> Position {
         Position::from_fen(variant, fen).unwrap()

@@ -31,7 +31,7 @@ use crate::outcome::Outcome;
 use crate::parse::MoveError;
 use crate::position::{Position, PositionError};
 use crate::role::Color;
-use crate::variant::Variant;
+use crate::variants::Variant;
 
 /// The widest line of movetext that [`write`] produces.
 const WIDTH: usize = 80;
@@ -92,7 +92,7 @@ pub fn read(variant: Variant, text: &str) -> Result<PgnGame, PgnError> {
     let mut tags = Tags::new();
     let mut moves = Vec::new();
     let mut result = None;
-    for token in Lexer::new(text, variant == Variant::Grolman).tokens()? {
+    for token in Lexer::new(text, variant.has_chains()).tokens()? {
         match token {
             Token::Tag(name, value) => tags.set(&name, &value),
             Token::Move(m) => moves.push(m),

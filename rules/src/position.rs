@@ -7,7 +7,7 @@ use crate::moves::{Move, MoveKind};
 use crate::role::{Color, Piece, Role};
 use crate::setup::{FenError, Setup};
 use crate::square::Square;
-use crate::variant::Variant;
+use crate::variants::{Capture, Variant};
 
 /// A legal position of one variant: exactly what a FEN says, checked against the rules.
 ///
@@ -85,13 +85,13 @@ impl Position {
             ep_square: None,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
-            golem_captured: setup.golem_captured && variant == Variant::Golem,
+            golem_captured: setup.golem_captured && variant.golem_restrictions(),
         };
         let royal = variant.royal();
         let mut missing = 0;
         for color in Color::ALL {
             match pos.board.by_piece(Piece::new(color, royal)).count() {
-                0 if variant == Variant::GhostKing => missing += 1,
+                0 if variant.royal_may_be_taken() => missing += 1,
                 0 => return Err(PositionError::NoRoyal(color)),
                 1 => {}
                 _ => return Err(PositionError::ManyRoyals(color)),
@@ -205,7 +205,7 @@ impl Position {
             && self.board.piece_at(pawn) == Some(Piece::new(them, Role::Pawn))
             && !self.board.occupied().contains(ep)
             // In Grolman Chess a chain follower may already stand where the pawn started.
-            && (self.variant == Variant::Grolman || !self.board.occupied().contains(origin))
+            && (self.variant.has_chains() || !self.board.occupied().contains(origin))
             && self.variant.double_step_squares(them).contains(origin)
     }
 
@@ -257,7 +257,7 @@ impl Position {
             return true;
         }
         // The enemy Ghost King may take ours only where nothing of ours could take it back.
-        self.variant == Variant::GhostKing
+        self.variant.royal() == Role::GhostKing
             && self.royal_square(!color).is_some_and(|enemy| {
                 let after = occ.without(enemy);
                 (self.attackers(royal, color, after) - Bitboard::from(royal)).is_empty()
@@ -325,19 +325,13 @@ impl Position {
                         cleared |= self.geo.ranks[self.geo.back_rank(them) as usize];
                     }
                     golem_taken = taken.role.is_golem_kind();
-                    match (self.variant, taken.role) {
-                        (Variant::Golem, Role::Golem) if m.role == Role::Golem => {
-                            role = Role::HalfGolem;
-                        }
-                        (Variant::Golem, Role::Golem) => {
-                            // The capturer is lost; the Golem survives, damaged.
-                            self.board.set(m.to, Piece::new(them, Role::HalfGolem));
+                    match self.variant.capture(m.role, taken.role) {
+                        Capture::Plain => {}
+                        Capture::Becomes(changed) => role = changed,
+                        Capture::Repelled(changed) => {
+                            self.board.set(m.to, Piece::new(them, changed));
                             lands = false;
                         }
-                        (Variant::Werewolf, Role::Werewolf) if m.role != Role::King => {
-                            role = Role::Werewolf;
-                        }
-                        _ => {}
                     }
                 }
                 if lands {
@@ -362,7 +356,7 @@ impl Position {
             cleared |= self.geo.ranks[self.geo.back_rank(us) as usize];
         }
         self.castling = self.castling - cleared;
-        self.golem_captured = golem_taken && self.variant == Variant::Golem;
+        self.golem_captured = golem_taken && self.variant.golem_restrictions();
         if us == Color::Black {
             self.fullmoves += 1;
         }

@@ -2,12 +2,11 @@
 //! the squares a rule diagram marks. No kings are needed and no check rule applies.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::Collect;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::setup::Setup;
 use crate::square::Square;
-use crate::variant::Variant;
+use crate::variants::Variant;
 
 impl Setup {
     /// The moves of the piece on `from` in `variant`, its side to move: its movement and
@@ -29,8 +28,7 @@ impl Setup {
             fullmoves: 1,
             golem_captured: false,
         };
-        let mut moves = Vec::new();
-        pos.generate_pseudo(&mut Collect(&mut moves), false, false);
+        let mut moves = pos.pseudo_moves(false, false);
         moves.retain(|m| m.from == from);
         moves
     }

@@ -5,7 +5,7 @@
 
 use crate::role::Role;
 use crate::square::{split_square, Square};
-use crate::variant::Variant;
+use crate::variants::Variant;
 
 /// Castling towards the king-side rook or the queen-side rook.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -94,7 +94,7 @@ impl Request {
         let readings = readings(variant, lead)?;
         let chain = match chain {
             None => None,
-            Some(_) if variant != Variant::Grolman => {
+            Some(_) if !variant.has_chains() => {
                 return Err("only Grolman Chess turns have a chain in parentheses".to_string())
             }
             Some(steps) => Some(read_steps(variant, steps)?),

@@ -69,8 +69,11 @@ impl Position {
         }
         let mut out = String::new();
         if m.role == Role::Pawn {
-            if m.is_capture() {
+            // A pawn that leaves its file names the file it left.
+            if m.from.file() != m.to.file() {
                 out.push(m.from.file_char());
+            }
+            if m.is_capture() {
                 out.push('x');
             }
         } else {
@@ -205,7 +208,7 @@ fn disambiguate(from: Square, rivals: &[Square]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
+    use crate::variants::Variant;
 
     fn sans(variant: Variant, fen: &str) -> Vec<String> {
         let pos = Position::from_fen(variant, fen).unwrap();

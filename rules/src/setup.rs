@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::role::{Color, Piece};
 use crate::square::Square;
-use crate::variant::Variant;
+use crate::variants::Variant;
 
 /// Everything a FEN says, before any rule has looked at it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

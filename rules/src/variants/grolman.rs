@@ -1,4 +1,5 @@
-//! Grolman Chess turns: a lead move, then the forced chain of followers.
+//! Grolman Chess: a turn is a lead move, then the forced chain of followers. There is no
+//! castling and no check rule: a turn that leaves its own king attacked is legal but loses.
 //!
 //! Whenever a square of the mover's is vacated, an unmoved friendly piece that can step into it
 //! by a non-capturing move must do so, the weakest kind first (P < N < B < R < Q < K); ties
@@ -9,18 +10,57 @@
 
 use std::sync::LazyLock;
 
+use super::{CastlingFiles, Rules};
 use crate::bitboard::Bitboard;
-use crate::geometry::{BISHOP_DIRS, ROOK_DIRS};
+use crate::geometry::{Geometry, BISHOP_DIRS, ROOK_DIRS, SMALL};
 use crate::movegen::{Collect, Sink};
 use crate::moves::{Chain, Move, MoveKind, Step};
+use crate::outcome::{Outcome, WinReason};
 use crate::position::Position;
 use crate::role::{Color, Piece, Role};
 use crate::square::Square;
-use crate::variant::Variant;
+
+pub(crate) struct Grolman;
+
+impl Rules for Grolman {
+    const ID: &'static str = "grolman";
+    const NAME: &'static str = "Grolman Chess";
+    const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+    const ROLES: &'static [Role] = &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+    const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    const CASTLING: Option<CastlingFiles> = None;
+    const CHECK_RULE: bool = false;
+    const CHAINS: bool = true;
+
+    fn generate<S: Sink>(pos: &Position, sink: &mut S) {
+        pos.generate_turns(sink);
+    }
+
+    fn is_legal(pos: &Position, m: &Move) -> bool {
+        pos.turns_from_lead(m).contains(m)
+    }
+
+    /// A turn that left the mover's own king attacked has lost.
+    fn decided(pos: &Position) -> Option<Outcome> {
+        pos.royal_attacked(!pos.turn)
+            .then_some(Outcome::Decisive { winner: pos.turn, reason: WinReason::KingLeftAttacked })
+    }
+
+    /// Bare kings only: a king and a knight can already force a win, since a turn with no safe
+    /// move must still be played.
+    fn is_insufficient_material(pos: &Position) -> bool {
+        (pos.board.occupied() - pos.board.by_role(Role::King)).is_empty()
+    }
+
+    /// Always: even a bare king wins when the opponent's king walks up to it.
+    fn can_win(_: &Position, _: Color) -> bool {
+        true
+    }
+}
 
 impl Position {
     /// Every legal turn: each lead move with each chain it can set off.
-    pub(crate) fn generate_turns<S: Sink>(&self, sink: &mut S) {
+    fn generate_turns<S: Sink>(&self, sink: &mut S) {
         let shadow = Shadow::of(self);
         if self.is_check() {
             for lead in self.lead_moves() {
@@ -28,7 +68,7 @@ impl Position {
             }
         } else {
             // Out of check every lead is allowed: chains are worked out as leads are generated.
-            self.generate_pseudo(&mut Turns { pos: self, shadow, inner: sink }, false, false);
+            self.generate_pseudo::<Grolman, _>(&mut Turns { pos: self, shadow, inner: sink }, false, false);
         }
     }
 
@@ -36,7 +76,7 @@ impl Position {
     /// only those after which the king is no longer attacked.
     fn lead_moves(&self) -> Vec<Move> {
         let mut leads = Vec::with_capacity(48);
-        self.generate_pseudo(&mut Collect(&mut leads), false, false);
+        self.generate_pseudo::<Grolman, _>(&mut Collect(&mut leads), false, false);
         if self.is_check() {
             leads.retain(|lead| !self.after(lead).royal_attacked(self.turn));
         }
@@ -53,10 +93,6 @@ impl Position {
             self.for_each_chain(&shadow, &lead, |chain| turns.push(Move { chain: *chain, ..lead }));
         }
         turns
-    }
-
-    pub(crate) fn is_legal_turn(&self, m: &Move) -> bool {
-        self.turns_from_lead(m).contains(m)
     }
 
     /// Calls `visit` with every chain that `lead` sets off from the position `before` shadows.
@@ -239,7 +275,7 @@ struct Tables {
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(|| {
-    let g = Variant::Grolman.geometry();
+    let g: &Geometry = &SMALL;
     let mut t =
         Tables { knight: [0; 64], king: [0; 64], rays: [[0; 8]; 64], bishop_lines: [0; 64], rook_lines: [0; 64] };
     for sq in g.all {

@@ -49,8 +49,8 @@ impl Params {
         values[Unicorn.index()] = 800;
         values[Chancellor.index()] = 900;
         values[Lion.index()] = 420;
-        if variant == Variant::UnicornGreat {
-            // Short-range pieces lose value on the larger board.
+        if variant.geometry().width > 8 {
+            // Short-range pieces lose value on the larger board (Unicorn Great Chess's).
             values[Knight.index()] = 290;
             values[Bishop.index()] = 360;
             values[Rook.index()] = 540;

@@ -1,7 +1,7 @@
 //! Move ordering: the hash move first, then captures by what they win (priced by each
 //! variant's capture rules), killers, and the history of quiet moves that cut off before.
 
-use rules::{Move, MoveKind, Position, Role, Variant};
+use rules::{Capture, Move, MoveKind, Position, Role, Variant};
 
 use crate::eval::Params;
 
@@ -35,17 +35,19 @@ impl MoveKey {
     }
 }
 
-/// What a capture (or promotion) wins before any recapture, in centipawns, with each
-/// variant's capture rules: a non-Golem taking a Golem is lost and leaves a Half-Golem, a Golem
-/// taking a Golem becomes a Half-Golem, a piece taking a Werewolf becomes one.
+/// What a capture (or promotion) wins before any recapture, in centipawns, with the variant's
+/// capture rules ([`Variant::capture`]): a capturer may land changed (a Golem taking a Golem
+/// becomes a Half-Golem, a piece taking a Werewolf becomes one) or be lost while the piece it
+/// hit stays changed (a non-Golem hitting a Golem leaves a Half-Golem).
 pub fn material_gain(params: &Params, variant: Variant, m: &Move) -> i32 {
     let v = |r: Role| params.value(r);
-    let mut gain = match (variant, m.capture) {
-        (_, None) => 0,
-        (Variant::Golem, Some(Role::Golem)) if m.role == Role::Golem => v(Role::HalfGolem),
-        (Variant::Golem, Some(Role::Golem)) => v(Role::Golem) - v(Role::HalfGolem) - v(m.role),
-        (Variant::Werewolf, Some(Role::Werewolf)) if m.role != Role::King => 2 * v(Role::Werewolf) - v(m.role),
-        (_, Some(victim)) => v(victim),
+    let mut gain = match m.capture {
+        None => 0,
+        Some(victim) => match variant.capture(m.role, victim) {
+            Capture::Plain => v(victim),
+            Capture::Becomes(changed) => v(victim) + v(changed) - v(m.role),
+            Capture::Repelled(left) => v(victim) - v(left) - v(m.role),
+        },
     };
     if let MoveKind::Hop { taken, .. } = m.kind {
         gain += v(taken);
@@ -64,11 +66,11 @@ pub fn material_gain(params: &Params, variant: Variant, m: &Move) -> i32 {
 /// The piece that stands on the move's destination afterwards, if it is the mover's and
 /// could be taken back there: what a recapture would win.
 fn exposed_value(params: &Params, variant: Variant, m: &Move) -> i32 {
-    match (variant, m.capture) {
-        (Variant::Golem, Some(Role::Golem)) if m.role != Role::Golem => 0,
-        (Variant::Golem, Some(Role::Golem)) => params.value(Role::HalfGolem),
-        (Variant::Werewolf, Some(Role::Werewolf)) if m.role != Role::King => params.value(Role::Werewolf),
-        _ => params.value(m.promotion.unwrap_or(m.role)),
+    let landed = m.promotion.unwrap_or(m.role);
+    match m.capture.map(|victim| variant.capture(m.role, victim)) {
+        Some(Capture::Becomes(changed)) => params.value(changed),
+        Some(Capture::Repelled(_)) => 0,
+        Some(Capture::Plain) | None => params.value(landed),
     }
 }
 

@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rules::{Move, Position, Variant};
+use rules::{Move, Position, Role, Variant};
 
 use crate::eval::Evaluator;
 use crate::order::{self, MoveKey, HISTORY_SIZE};
@@ -208,12 +208,16 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Null-move pruning skips positions in check; without a check rule (Ghost King, Grolman) a
+/// royal piece left attacked is a lost game that passing would hide.
 fn null_move_sound(variant: Variant) -> bool {
-    matches!(variant, Variant::Chess | Variant::Golem | Variant::Werewolf | Variant::UnicornGreat)
+    variant.has_check_rule()
 }
 
+/// Whether a royal piece under attack is a check to extend and to answer: where the royal
+/// piece is a king (a Ghost King under attack may simply be left there).
 fn has_check(variant: Variant) -> bool {
-    variant != Variant::GhostKing
+    variant.royal() == Role::King
 }
 
 impl Run<'_> {
@@ -394,19 +398,12 @@ impl Run<'_> {
 
     /// What the variant's rules decide at this node before any move: a win or loss score.
     fn decided(&self, pos: &Position, ply: usize) -> Option<i32> {
-        match pos.variant() {
-            Variant::GhostKing => {
-                if pos.royal_square(pos.turn()).is_none() {
-                    return Some(-MATE + ply as i32);
-                }
-                if pos.royal_attacked(!pos.turn()) {
-                    return Some(MATE - ply as i32 - 1);
-                }
-                None
-            }
-            Variant::Grolman if pos.royal_attacked(!pos.turn()) => Some(MATE - ply as i32),
-            _ => None,
+        if let Some(outcome) = pos.decided_outcome() {
+            let won = outcome.winner() == Some(pos.turn());
+            return Some(if won { MATE - ply as i32 } else { -MATE + ply as i32 });
         }
+        // Without a check rule, an enemy royal piece we attack is ours to take next ply.
+        (!pos.variant().has_check_rule() && pos.royal_attacked(!pos.turn())).then_some(MATE - ply as i32 - 1)
     }
 
     fn repeated(&self, key: u64, halfmoves: u32) -> bool {
@@ -478,7 +475,7 @@ impl Run<'_> {
             && beta.abs() < MATE - MAX_PLY as i32
         {
             let us = pos.board().by_color(pos.turn());
-            let pawns_and_royal = pos.board().by_role(rules::Role::Pawn) | pos.board().by_role(variant.royal());
+            let pawns_and_royal = pos.board().by_role(Role::Pawn) | pos.board().by_role(variant.royal());
             if (us - pawns_and_royal).any() && self.s.eval.evaluate(pos) >= beta {
                 let r = 2 + depth / 4;
                 self.path.push(key);

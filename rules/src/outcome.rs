@@ -111,8 +111,9 @@ impl Position {
     }
 
     /// The win that the variant's rules read off the position before any move: a captured
-    /// Ghost King, a Grolman turn that left its own king attacked.
-    pub(crate) fn decided_outcome(&self) -> Option<Outcome> {
+    /// Ghost King, a Grolman turn that left its own king attacked. What [`Position::outcome`]
+    /// answers first, without counting moves.
+    pub fn decided_outcome(&self) -> Option<Outcome> {
         dispatch!(self.variant, R => R::decided(self))
     }
 

@@ -9,6 +9,7 @@ use crate::layout::Layout;
 use crate::palette::{Ink, Theme};
 use crate::renderer::{Kit, Renderer};
 use crate::scene::{self, Scene};
+use crate::setters::picture_setters;
 
 /// Which squares carry move markers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -61,33 +62,10 @@ impl<'a> BoardView<'a> {
         self
     }
 
-    pub fn flipped(mut self, flipped: bool) -> Self {
-        self.flipped = flipped;
-        self
-    }
+    picture_setters!('a; theme, size, flipped, players, result);
 
     pub fn markers(mut self, markers: Markers) -> Self {
         self.markers = markers;
-        self
-    }
-
-    pub fn theme(mut self, theme: Theme) -> Self {
-        self.theme = theme;
-        self
-    }
-
-    pub fn size(mut self, size: u32) -> Self {
-        self.size = size;
-        self
-    }
-
-    pub fn players(mut self, white: &'a str, black: &'a str) -> Self {
-        self.players = [white, black];
-        self
-    }
-
-    pub fn result(mut self, result: &'a str) -> Self {
-        self.result = Some(result);
         self
     }
 

@@ -18,6 +18,7 @@ use crate::lzw::LzwEncoder;
 use crate::palette::{Ink, Theme};
 use crate::renderer::Renderer;
 use crate::scene::{self, Scene};
+use crate::setters::picture_setters;
 
 /// A game to animate: built with [`GameGif::new`] and adjusted with the builder methods.
 #[derive(Clone, Debug)]
@@ -73,30 +74,7 @@ impl<'a> GameGif<'a> {
         }
     }
 
-    pub fn players(mut self, white: &'a str, black: &'a str) -> Self {
-        self.players = [white, black];
-        self
-    }
-
-    pub fn result(mut self, result: &'a str) -> Self {
-        self.result = Some(result);
-        self
-    }
-
-    pub fn theme(mut self, theme: Theme) -> Self {
-        self.theme = theme;
-        self
-    }
-
-    pub fn size(mut self, size: u32) -> Self {
-        self.size = size;
-        self
-    }
-
-    pub fn flipped(mut self, flipped: bool) -> Self {
-        self.flipped = flipped;
-        self
-    }
+    picture_setters!('a; players, result, theme, size, flipped);
 
     pub fn delays(mut self, each: Duration, last: Duration) -> Self {
         self.delay = each;

@@ -14,6 +14,7 @@ use crate::canvas::Canvas;
 use crate::layout::{Layout, MAX_SIZE, MIN_SIZE};
 use crate::palette::{Ink, Theme};
 use crate::renderer::Renderer;
+use crate::setters::picture_setters;
 use crate::sprite::{parse_svg, rasterise, Sprite};
 
 /// An engine's opinion of a position, from White's point of view.
@@ -184,20 +185,7 @@ impl<'a> EvalGraph<'a> {
         self
     }
 
-    pub fn players(mut self, white: &'a str, black: &'a str) -> Self {
-        self.players = [white, black];
-        self
-    }
-
-    pub fn theme(mut self, theme: Theme) -> Self {
-        self.theme = theme;
-        self
-    }
-
-    pub fn size(mut self, size: u32) -> Self {
-        self.size = size;
-        self
-    }
+    picture_setters!('a; players, theme, size);
 
     /// Plies the evaluations cover.
     pub fn plies(&self) -> usize {

@@ -40,6 +40,7 @@ mod lzw;
 mod palette;
 mod renderer;
 mod scene;
+mod setters;
 mod sprite;
 mod standings;
 

@@ -16,10 +16,26 @@ use std::str::FromStr;
 /// between keep edges smooth at chat sizes; each more costs a tenth more PNG bytes.
 pub(crate) const COVER: u8 = 3;
 
-/// Colours pictures paint with by name.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-#[repr(u8)]
-pub(crate) enum Ink {
+/// Writes [`Ink`] and its list in palette order from one list of names.
+macro_rules! inks {
+    ($($ink:ident,)*) => {
+        /// Colours pictures paint with by name.
+        #[derive(Copy, Clone, PartialEq, Eq, Debug)]
+        #[repr(u8)]
+        pub(crate) enum Ink {
+            $($ink,)*
+        }
+
+        impl Ink {
+            /// Every ink, each at the index of its discriminant.
+            const ALL: [Ink; INKS] = [$(Ink::$ink,)*];
+        }
+
+        pub(crate) const INKS: usize = [$(Ink::$ink,)*].len();
+    };
+}
+
+inks! {
     Light,
     Dark,
     LastLight,
@@ -43,8 +59,6 @@ pub(crate) enum Ink {
     Mistake,
     Blunder,
 }
-
-pub(crate) const INKS: usize = 22;
 
 /// Piece colours: the same in every theme (sprites are shared), and in the art sources.
 const OUTLINE: [u8; 3] = [0x1c, 0x1a, 0x17];
@@ -254,32 +268,7 @@ impl Palette {
 }
 
 fn ink(i: u8) -> Ink {
-    use Ink::*;
-    const ALL: [Ink; INKS] = [
-        Light,
-        Dark,
-        LastLight,
-        LastDark,
-        Check,
-        Move,
-        Capture,
-        Jump,
-        Hop,
-        Frame,
-        FrameText,
-        Muted,
-        Accent,
-        Arrow,
-        RookArrow,
-        Outline,
-        WhiteBody,
-        BlackBody,
-        BlackDetail,
-        Inaccuracy,
-        Mistake,
-        Blunder,
-    ];
-    ALL[i as usize]
+    Ink::ALL[usize::from(i)]
 }
 
 pub(crate) fn lerp(a: [u8; 3], b: [u8; 3], t: f32) -> [u8; 3] {

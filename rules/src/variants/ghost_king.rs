@@ -18,7 +18,6 @@ impl Rules for GhostKing {
     const NAME: &'static str = "Ghost King Chess";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     const ROLES: &'static [Role] = &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::GhostKing];
-    const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
     const ROYAL: Role = Role::GhostKing;
     const CHECK_RULE: bool = false;
     const CASTLING_AS_KING_MOVE: bool = false;

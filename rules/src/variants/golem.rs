@@ -23,16 +23,10 @@ impl Rules for Golem {
     const ID: &'static str = "golem";
     const NAME: &'static str = "Golem Chess";
     const START_FEN: &'static str = "rnbgkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBGKBNR w KQkq - 0 1";
-    const ROLES: &'static [Role] = &[
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-        Role::Golem,
-        Role::HalfGolem,
-    ];
+    const ROLES: &'static [Role] = {
+        use Role::*;
+        &[Pawn, Knight, Bishop, Rook, Queen, King, Golem, HalfGolem]
+    };
     const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Golem, Role::Rook, Role::Bishop, Role::Knight];
     const TRANSFORMED_BY_CAPTURE: Option<Role> = Some(Role::Golem);
     const GOLEM_RESTRICTIONS: bool = true;

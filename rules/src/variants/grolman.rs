@@ -26,8 +26,6 @@ impl Rules for Grolman {
     const ID: &'static str = "grolman";
     const NAME: &'static str = "Grolman Chess";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
-    const ROLES: &'static [Role] = &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
-    const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
     const CASTLING: Option<CastlingFiles> = None;
     const CHECK_RULE: bool = false;
     const CHAINS: bool = true;

@@ -31,9 +31,9 @@ pub(crate) trait Rules {
     const NAME: &'static str;
     const START_FEN: &'static str;
     /// Every role that can appear on the board.
-    const ROLES: &'static [Role];
+    const ROLES: &'static [Role] = &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
     /// What a pawn may become on the last rank, strongest first.
-    const PROMOTIONS: &'static [Role];
+    const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
     /// The royal piece: captured (or mated), the game is lost.
     const ROYAL: Role = Role::King;
     /// Whether a move may not leave one's own royal piece attacked.

@@ -6,7 +6,6 @@
 use super::Rules;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::role::Role;
 use crate::square::Square;
 
 pub(crate) struct Sidestep;
@@ -15,8 +14,6 @@ impl Rules for Sidestep {
     const ID: &'static str = "sidestep";
     const NAME: &'static str = "Sidestep Chess";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    const ROLES: &'static [Role] = &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
-    const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
     fn pawn_targets(pos: &Position, from: Square, occ: Bitboard) -> Bitboard {
         let sideways = pos.geometry().king_attacks(from) & pos.geometry().ranks[from.rank() as usize];

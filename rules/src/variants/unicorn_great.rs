@@ -13,17 +13,10 @@ impl Rules for UnicornGreat {
     const NAME: &'static str = "Unicorn Great Chess";
     const START_FEN: &'static str =
         "crnbukbnrq/ppppllpppp/4pp4/10/10/10/10/4PP4/PPPPLLPPPP/CRNBUKBNRQ w KQkq - 0 1";
-    const ROLES: &'static [Role] = &[
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-        Role::Unicorn,
-        Role::Chancellor,
-        Role::Lion,
-    ];
+    const ROLES: &'static [Role] = {
+        use Role::*;
+        &[Pawn, Knight, Bishop, Rook, Queen, King, Unicorn, Chancellor, Lion]
+    };
     const PROMOTIONS: &'static [Role] = &[Role::Queen, Role::Unicorn, Role::Chancellor];
     const CASTLING: Option<CastlingFiles> =
         Some(CastlingFiles { king: 5, rook: [8, 1], king_to: [7, 3], rook_to: [6, 4] });

@@ -1,14 +1,14 @@
 //! The variants, one module each, and the one table that lists them.
 //!
 //! Every variant is chess pieces on a board moving by their movement; what a variant adds to
-//! that shared game lives in its own module, in a unit type implementing [`Rules`]: its setup
+//! that shared game lives in its own module, in a unit type implementing `Rules`: its setup
 //! and piece set, its special moves and captures, its terminal and draw rules, its notation
 //! quirks. The shared code (positions, move generation, outcomes, notation) never names a
-//! variant: it asks the variant's [`Rules`].
+//! variant: it asks the variant's `Rules`.
 //!
-//! A [`Variant`] becomes its rules in one place, the `match` that [`dispatch!`] writes, so each
+//! A [`Variant`] becomes its rules in one place, the `match` that `dispatch!` writes, so each
 //! question is a static call and the hot paths (move generation, playing a move) see the
-//! variant's answers as constants. [`registry!`] below is the only list of variants: adding
+//! variant's answers as constants. `registry!` below is the only list of variants: adding
 //! one is its module and one line there (docs/adding-a-variant.md).
 
 use std::fmt;
@@ -312,7 +312,7 @@ impl fmt::Display for Variant {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant `{0}`; the variants are chess, golem, grolman, ghost-king, werewolf, unicorn-great")]
+#[error("unknown variant `{0}`; the variants are {ids}", ids = Variant::ALL.map(Variant::id).join(", "))]
 pub struct UnknownVariant(pub String);
 
 impl FromStr for Variant {
@@ -341,7 +341,10 @@ mod tests {
         }
         assert_eq!("Standard".parse::<Variant>(), Ok(Variant::Chess));
         assert_eq!("unicorngreat".parse::<Variant>(), Ok(Variant::UnicornGreat));
-        assert!("shogi".parse::<Variant>().is_err());
+        let err = "shogi".parse::<Variant>().unwrap_err();
+        assert!(err
+            .to_string()
+            .starts_with("unknown variant `shogi`; the variants are chess, golem, grolman, ghost-king"));
     }
 
     #[test]

@@ -200,14 +200,14 @@ impl Position {
     }
 
     /// A pawn's captures, its step and its double step.
-    #[inline]
+    #[inline(always)] // see Rules::pawn_targets
     pub(crate) fn pawn_pushes_and_captures(&self, from: Square, occ: Bitboard) -> Bitboard {
         let us = self.turn;
         let g = self.geo;
         let mut out = g.pawn_attacks(us, from) & self.board.by_color(!us);
         let one = Bitboard::from(from).shift_ranks(us.forward()) & (g.all - occ);
         out |= one;
-        if one.any() && self.variant.double_step_squares(us).contains(from) {
+        if one.any() && dispatch!(self.variant, R => R::double_step_squares(self.geo, us)).contains(from) {
             out |= one.shift_ranks(us.forward()) & (g.all - occ);
         }
         out

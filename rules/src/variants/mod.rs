@@ -60,9 +60,10 @@ pub(crate) trait Rules {
         &SMALL
     }
 
-    /// Squares from which a pawn of `color` may step two ranks.
-    fn double_step_squares(color: Color) -> Bitboard {
-        let g = Self::geometry();
+    /// Squares from which a pawn of `color` may step two ranks on the variant's board `g`
+    /// (passed in, so that move generation reads the position's own reference to it).
+    #[inline]
+    fn double_step_squares(g: &Geometry, color: Color) -> Bitboard {
         match color {
             Color::White => g.ranks[1],
             Color::Black => g.ranks[g.height as usize - 2],
@@ -75,7 +76,7 @@ pub(crate) trait Rules {
     }
 
     /// Where a pawn of the side to move on `from` may go (captures and steps).
-    #[inline]
+    #[inline(always)] // a hot path: inlined into move generation as it was before variants had modules
     fn pawn_targets(pos: &Position, from: Square, occ: Bitboard) -> Bitboard {
         pos.pawn_pushes_and_captures(from, occ)
     }
@@ -261,7 +262,7 @@ impl Variant {
 
     /// Squares from which a pawn of `color` may step two ranks.
     pub fn double_step_squares(self, color: Color) -> Bitboard {
-        dispatch!(self, R => R::double_step_squares(color))
+        dispatch!(self, R => R::double_step_squares(R::geometry(), color))
     }
 
     /// What happens when a `mover` takes a `taken` piece on its target square: the capturer

@@ -26,8 +26,8 @@ impl Rules for UnicornGreat {
     }
 
     /// The e- and f-pawns start a rank further up (e3 f3, e8 f8) and step twice from there.
-    fn double_step_squares(color: Color) -> Bitboard {
-        let g = Self::geometry();
+    #[inline]
+    fn double_step_squares(g: &Geometry, color: Color) -> Bitboard {
         let ef = g.files[4] | g.files[5];
         let (home, forward) = match color {
             Color::White => (g.ranks[1], g.ranks[2]),

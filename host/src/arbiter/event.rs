@@ -6,7 +6,7 @@ use data::{Entrant, Game, GameId, Pairing, Player, PlayerId, ReadTx, Round, Tour
 
 use super::super::clock::TimeControl;
 use super::super::stored::{self, Terms};
-use super::super::tournament::pairing;
+use crate::pairing;
 use super::super::{Refusal, Typed, User};
 
 /// The rating an entrant without one starts from (the host's default Glicko rating).

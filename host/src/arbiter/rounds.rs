@@ -13,7 +13,7 @@ use super::super::clock::spell_duration;
 use super::super::outbox::{Outbox, Picture};
 use super::super::stored::Terms;
 use super::super::table::Table;
-use super::super::tournament::pairing::{self, PairingError};
+use crate::pairing::{self, PairingError};
 use super::super::{Host, Places, Refusal};
 use super::event::Event;
 use super::pause;

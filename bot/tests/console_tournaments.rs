@@ -23,5 +23,4 @@ async fn a_tournament_due_with_too_few_players_is_cancelled_on_the_console() {
     assert_eq!(cancelled[0].channel.as_deref(), Some("general"));
     assert!(h.tick().await.is_empty(), "cancelled once");
     assert!(h.ok("joe: /tournament list").await.contains("cancelled"));
-
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Chat, text, DAY};
+use common::{text, Chat, DAY};
 
 #[tokio::test]
 async fn moves_out_of_turn_by_onlookers_and_illegal_moves_are_refused_and_change_nothing() {

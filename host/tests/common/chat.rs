@@ -8,7 +8,7 @@
 
 use host::{Host, Message, Reply, Settings};
 
-use super::{person, Club, Place};
+use super::{person, shown, Club, Place};
 
 /// The channel a line without `@channel` is said in.
 pub const GENERAL: &str = "general";
@@ -100,12 +100,4 @@ impl Chat {
         }
         last
     }
-}
-
-/// Messages as the console shows them: what users typed, unmarked.
-fn shown(mut messages: Vec<Message>) -> Vec<Message> {
-    for message in &mut messages {
-        message.text = host::typed::plain(&message.text);
-    }
-    messages
 }

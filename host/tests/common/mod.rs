@@ -3,7 +3,8 @@
 //!
 //! A test says what a person types, where: `club.say("alice", "general", "/move e4")`. Each
 //! line is read by the host's own command reader, as the console reads it, and `@name` mentions
-//! become the person `name`. [`Club::at`] says it on another platform or server, for the rules
+//! become the person `name`; a line the reader refuses is answered as the console answers it, a
+//! private error in the reader's words. [`Club::at`] says it on another platform or server, for the rules
 //! that depend on where something is said. [`chat::Chat`] takes whole console lines
 //! (`alice: /move e4`) instead, for tests written as a session.
 //!
@@ -137,13 +138,20 @@ impl Club {
         self.request_through(&self.rooms, place, user, manager, line).await
     }
 
-    async fn request_through(&self, places: &dyn Places, place: &Place, user: User, manager: bool, line: &str) -> Reply {
+    async fn request_through(
+        &self,
+        places: &dyn Places,
+        place: &Place,
+        user: User,
+        manager: bool,
+        line: &str,
+    ) -> Reply {
         let n = self.requests.fetch_add(1, Ordering::Relaxed) + 1;
-        let command: Command = line
-            .parse::<Command<Mention>>()
-            .unwrap_or_else(|e| panic!("{line}: {e}"))
-            .try_map_users(|m| Ok::<_, ()>(person(m.0.trim_start_matches('@'))))
-            .unwrap();
+        let command: Command = match line.parse::<Command<Mention>>() {
+            Ok(typed) => typed.try_map_users(|m| Ok::<_, ()>(person(m.0.trim_start_matches('@')))).unwrap(),
+            // As the console answers it: the reader's words, privately, and nothing done.
+            Err(e) => return Reply::error(e.to_string()),
+        };
         let request = Request {
             platform: place.platform.clone(),
             server: place.server.clone(),
@@ -199,4 +207,12 @@ impl Club {
 /// around what users typed: see `host::typed`).
 pub fn text(reply: &Reply) -> String {
     reply.messages.iter().map(|m| host::typed::plain(&m.text)).collect::<Vec<_>>().join("\n")
+}
+
+/// Messages as a person reads them: what users typed, unmarked (`host::typed::plain`).
+pub fn shown(mut messages: Vec<Message>) -> Vec<Message> {
+    for message in &mut messages {
+        message.text = host::typed::plain(&message.text);
+    }
+    messages
 }

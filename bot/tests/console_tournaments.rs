@@ -17,7 +17,7 @@ async fn a_tournament_due_with_too_few_players_is_cancelled_on_the_console() {
     let cancelled = h.tick().await;
     assert_eq!(cancelled.len(), 1, "{cancelled:?}");
     assert_eq!(
-        cancelled[0].text,
+        host::typed::plain(&cancelled[0].text),
         "Tournament 1 \"Lonely\" needs at least 2 players to start and has 1. Its start time has come, so it is cancelled."
     );
     assert_eq!(cancelled[0].channel.as_deref(), Some("general"));

@@ -19,9 +19,10 @@
 pub mod clock;
 pub mod command;
 pub mod limits;
+pub mod pairing;
 pub mod rating;
 pub mod reply;
-pub mod tournament;
+pub mod tiebreak;
 pub mod typed;
 mod user;
 

@@ -2,111 +2,36 @@
 //! recapture left alone, the annotated PGN read back by the project's own reader, who may ask,
 //! the per-user limit, and the progress shown to whoever runs or joins an analysis.
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
 use std::time::Duration;
 
-use host::{Command, Host, Message, PlaceError, Places, Progress, Reply, Request, Settings, Task, User};
+use common::{text, Club, Rooms};
+use host::{Progress, Reply, Task};
 use rules::{Position, Variant};
 
-struct NoPlaces;
-
-#[async_trait::async_trait]
-impl Places for NoPlaces {
-    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
-        Err("no places in this test".into())
-    }
-    async fn post(&self, _: &Message) -> Result<(), PlaceError> {
-        Ok(())
-    }
+/// A host whose analyses search each position for 60 ms.
+async fn open() -> Club {
+    Club::open_with(|settings| settings.analysis_budget = Duration::from_millis(60)).await
 }
 
-/// No places, but every progress report kept, and a signal at each.
-#[derive(Default)]
-struct Watching {
-    seen: Mutex<Vec<Progress>>,
-    reported: tokio::sync::Notify,
-}
-
-#[async_trait::async_trait]
-impl Places for Watching {
-    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
-        Err("no places in this test".into())
+/// A game between alice (White) and bob in `channel`, played from `moves` (coordinates),
+/// then resigned by the side to move.
+async fn finished_game(club: &Club, channel: &str, variant: Variant, moves: &[String]) {
+    let challenge = format!("/challenge @bob variant:{} color:white rated:no", variant.id());
+    assert!(!club.say("alice", channel, &challenge).await.is_error());
+    assert!(!club.say("bob", channel, "/accept").await.is_error());
+    for (i, m) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { "alice" } else { "bob" };
+        let reply = club.say(who, channel, &format!("/move {m} confirm:yes")).await;
+        assert!(!reply.is_error(), "{m}: {}", text(&reply));
     }
-    async fn post(&self, _: &Message) -> Result<(), PlaceError> {
-        Ok(())
-    }
-    fn progress(&self, progress: Progress) {
-        self.seen.lock().unwrap().push(progress);
-        self.reported.notify_one();
-    }
-}
-
-struct Club {
-    host: Host,
-    requests: Mutex<u32>,
-    _dir: tempfile::TempDir,
-}
-
-impl Club {
-    async fn open() -> Club {
-        let dir = tempfile::tempdir().unwrap();
-        let mut settings = Settings::new(dir.path().join("chimera.db"), "console");
-        settings.engine_threads = 1;
-        settings.analysis_budget = Duration::from_millis(60);
-        settings.limits.commands = 10_000;
-        Club { host: Host::open(settings).await.unwrap(), requests: Mutex::new(0), _dir: dir }
-    }
-
-    async fn say(&self, user: &str, channel: &str, line: &str) -> Reply {
-        self.say_with(user, channel, line, &NoPlaces).await
-    }
-
-    async fn say_with(&self, user: &str, channel: &str, line: &str, places: &dyn Places) -> Reply {
-        let id = {
-            let mut n = self.requests.lock().unwrap();
-            *n += 1;
-            *n
-        };
-        let person = |name: &str| User { id: name.into(), name: name.into() };
-        let command: Command = line
-            .parse::<Command<host::Mention>>()
-            .unwrap_or_else(|e| panic!("{line}: {e}"))
-            .try_map_users(|m| Ok::<_, ()>(person(m.0.trim_start_matches('@'))))
-            .unwrap();
-        let request = Request {
-            platform: "console".into(),
-            server: None,
-            channel: channel.into(),
-            user: person(user),
-            manager: false,
-            request_id: format!("r{id}"),
-            command,
-        };
-        self.host.handle(request, places).await
-    }
-
-    /// A game between alice (White) and bob in `channel`, played from `moves` (coordinates),
-    /// then resigned by the side to move.
-    async fn finished_game(&self, channel: &str, variant: Variant, moves: &[String]) {
-        let challenge = format!("/challenge @bob variant:{} color:white rated:no", variant.id());
-        assert!(!self.say("alice", channel, &challenge).await.is_error());
-        assert!(!self.say("bob", channel, "/accept").await.is_error());
-        for (i, m) in moves.iter().enumerate() {
-            let who = if i % 2 == 0 { "alice" } else { "bob" };
-            let reply = self.say(who, channel, &format!("/move {m} confirm:yes")).await;
-            assert!(!reply.is_error(), "{m}: {}", text(&reply));
-        }
-        let who = if moves.len().is_multiple_of(2) { "alice" } else { "bob" };
-        let over = self.say(who, channel, "/resign confirm:yes").await;
-        let over_text = text(&over);
-        // A game the moves ended has nothing left to resign.
-        assert!(over_text.contains("resigns") || over_text.contains("There is no game in"), "{over_text}");
-    }
-}
-
-fn text(reply: &Reply) -> String {
-    reply.messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n")
+    let who = if moves.len().is_multiple_of(2) { "alice" } else { "bob" };
+    let over = club.say(who, channel, "/resign confirm:yes").await;
+    let over_text = text(&over);
+    // A game the moves ended has nothing left to resign.
+    assert!(over_text.contains("resigns") || over_text.contains("There is no game in"), "{over_text}");
 }
 
 /// A short game of `variant` with a blunder in it: two sensible moves each, then White's move
@@ -156,11 +81,11 @@ fn planted_blunder(variant: Variant) -> (Vec<String>, usize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_planted_blunder_is_marked_in_every_variant_and_the_pgn_reads_back() {
-    let club = Club::open().await;
+    let club = open().await;
     for (n, variant) in Variant::ALL.into_iter().enumerate() {
         let (moves, blunder) = planted_blunder(variant);
         let channel = format!("t{n}");
-        club.finished_game(&channel, variant, &moves).await;
+        finished_game(&club, &channel, variant, &moves).await;
         let game = n as i64 + 1;
         let reply = club.say("alice", &channel, &format!("/analyse game:{game}")).await;
         assert!(!reply.is_error(), "{variant:?}: {}", text(&reply));
@@ -190,9 +115,9 @@ async fn a_planted_blunder_is_marked_in_every_variant_and_the_pgn_reads_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forced_recapture_is_not_marked() {
-    let club = Club::open().await;
+    let club = open().await;
     let moves: Vec<String> = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3"].map(String::from).to_vec();
-    club.finished_game("g", Variant::Chess, &moves).await;
+    finished_game(&club, "g", Variant::Chess, &moves).await;
     let reply = club.say("bob", "g", "/analyse 1").await;
     let summary = &reply.messages[0].text;
     assert!(!reply.is_error(), "{summary}");
@@ -203,7 +128,7 @@ async fn a_forced_recapture_is_not_marked() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_players_analyse_a_finished_game() {
-    let club = Club::open().await;
+    let club = open().await;
     assert!(!club.say("alice", "g", "/challenge @bob variant:chess color:white").await.is_error());
     club.say("bob", "g", "/accept").await;
     let early = club.say("alice", "g", "/analyse 1").await;
@@ -218,15 +143,15 @@ async fn only_players_analyse_a_finished_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_runs_one_analysis_at_a_time_and_a_second_ask_joins_the_first() {
-    let club = Club::open().await;
+    let club = open().await;
     let long: Vec<String> = ["g1f3", "g8f6", "b1c3", "b8c6", "f3g1", "f6g8", "c3b1", "c6b8"]
         .iter()
         .cycle()
         .take(32)
         .map(|m| m.to_string())
         .collect();
-    club.finished_game("a", Variant::Chess, &long).await;
-    club.finished_game("b", Variant::Chess, &long[..8]).await;
+    finished_game(&club, "a", Variant::Chess, &long).await;
+    finished_game(&club, "b", Variant::Chess, &long[..8]).await;
     // Two of alice's at once: one runs, the other is refused.
     let (first, second) = tokio::join!(club.say("alice", "a", "/analyse 1"), club.say("alice", "b", "/analyse 2"));
     let refused: Vec<&Reply> = [&first, &second].into_iter().filter(|r| r.is_error()).collect();
@@ -240,27 +165,27 @@ async fn a_player_runs_one_analysis_at_a_time_and_a_second_ask_joins_the_first()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn progress_goes_to_every_position_and_a_joiner_sees_the_same() {
-    let club = Club::open().await;
+    let club = open().await;
     let moves: Vec<String> =
         ["g1f3", "g8f6", "b1c3", "b8c6", "f3g1", "f6g8", "c3b1", "c6b8"].map(String::from).to_vec();
-    club.finished_game("a", Variant::Chess, &moves).await;
+    finished_game(&club, "a", Variant::Chess, &moves).await;
     let positions = moves.len() as u32 + 1;
-    let (alice, bob) = (Watching::default(), Watching::default());
+    let (alice, bob) = (Rooms::default(), Rooms::default());
     // bob asks once alice's analysis has reported its start, so he joins it.
-    let (mine, theirs) = tokio::join!(club.say_with("alice", "a", "/analyse 1", &alice), async {
-        alice.reported.notified().await;
-        club.say_with("bob", "a", "/analyse 1", &bob).await
+    let (mine, theirs) = tokio::join!(club.through(&alice, "alice", "a", "/analyse 1"), async {
+        alice.progressed().await;
+        club.through(&bob, "bob", "a", "/analyse 1").await
     });
     assert!(!mine.is_error() && !theirs.is_error(), "{}\n{}", text(&mine), text(&theirs));
     assert_eq!(text(&mine), text(&theirs), "one analysis between them");
     // The one who ran it hears of every position, in order, from none to all.
     let step = |done| Progress::new(Task::Analysis { game: 1 }, done, positions);
-    let ran = alice.seen.lock().unwrap().clone();
+    let ran = alice.progress();
     assert_eq!(ran, (0..=positions).map(step).collect::<Vec<_>>());
     assert!(ran.last().unwrap().is_complete() && ran.last().unwrap().percent() == 100);
     // The one who joined hears the same steps (the newest when he looks, so maybe not each),
     // never going back, up to the end.
-    let joined = bob.seen.lock().unwrap().clone();
+    let joined = bob.progress();
     assert!(!joined.is_empty());
     assert!(joined.iter().all(|p| ran.contains(p)), "{joined:?}");
     assert!(joined.windows(2).all(|w| w[0].done() < w[1].done()), "{joined:?}");

@@ -20,6 +20,16 @@ async fn waiting(platform: &'static str) -> Club {
     .await
 }
 
+/// A host of `platform` on `club`'s database and clock, its adapter connected.
+async fn connected_beside(club: &Club, platform: &str) -> Host {
+    let mut settings = Settings::new(club.dir.path().join("chimera.db"), platform);
+    settings.clock = Arc::new(club.clock.clone());
+    settings.adapter_connects = true;
+    let host = Host::open(settings).await.unwrap();
+    host.connected().await.unwrap();
+    host
+}
+
 /// ann (White, to move) and bo start a 5-minute game at `place`.
 async fn five_minutes(club: &Club, place: &Place) {
     for (user, line) in [("ann", "/challenge @bo variant:chess color:white rated:no time:5+0"), ("bo", "/accept")] {
@@ -71,11 +81,7 @@ async fn each_platform_has_its_own_downtime() {
     let room = Place::new("matrix", Some("!room"), "!room");
     five_minutes(&club, &room).await;
     // Discord shares the database and keeps serving while Matrix is down for an hour.
-    let mut settings = Settings::new(club.dir.path().join("chimera.db"), "discord");
-    settings.clock = Arc::new(club.clock.clone());
-    settings.adapter_connects = true;
-    let discord = Host::open(settings).await.unwrap();
-    discord.connected().await.unwrap();
+    let discord = connected_beside(&club, "discord").await;
     let club = club.restart().await;
     for _ in 0..60 {
         club.clock.advance(MINUTE);
@@ -86,12 +92,8 @@ async fn each_platform_has_its_own_downtime() {
     assert_eq!(time_ups(&said), 0, "Matrix's hour is credited to Matrix games: {said:?}");
     // And a Discord restart does not move Matrix clocks: Discord's downtime is its own.
     drop(discord);
-    let mut settings = Settings::new(club.dir.path().join("chimera.db"), "discord");
-    settings.clock = Arc::new(club.clock.clone());
-    settings.adapter_connects = true;
     club.clock.advance(30 * MINUTE);
-    let discord = Host::open(settings).await.unwrap();
-    discord.connected().await.unwrap();
+    let _discord = connected_beside(&club, "discord").await;
     let said = tick_for(&club, 20 * SECOND).await;
     assert_eq!(time_ups(&said), 1, "ann's time ran out on Matrix meanwhile: {said:?}");
 }

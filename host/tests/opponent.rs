@@ -1,37 +1,17 @@
 //! Games against Chimera through the host: `/play`, the engine's answers from the outbox, its
 //! turn picked up after a restart, takebacks and draw offers, ratings left alone.
 
+mod common;
+
 use std::sync::Mutex;
 
-use host::{Command, Host, Level, Message, PlaceError, Places, Reply, Request, Settings, TimeControl, User};
+use common::{shown, text, Rooms};
+use host::{Command, Host, Level, Message, Reply, Request, Settings, TimeControl, User};
 use rules::Variant;
-
-/// A network that keeps what is posted, and has no places to open.
-#[derive(Default)]
-struct Room {
-    posted: Mutex<Vec<Message>>,
-}
-
-#[async_trait::async_trait]
-impl Places for Room {
-    async fn open_place(&self, parent: &str, _: &str) -> Result<String, PlaceError> {
-        Ok(format!("{parent}-2"))
-    }
-    async fn post(&self, message: &Message) -> Result<(), PlaceError> {
-        self.posted.lock().unwrap().push(message.clone());
-        Ok(())
-    }
-}
-
-impl Room {
-    fn take(&self) -> Vec<Message> {
-        std::mem::take(&mut self.posted.lock().unwrap())
-    }
-}
 
 struct Table {
     host: Host,
-    room: Room,
+    room: Rooms,
     path: std::path::PathBuf,
     requests: Mutex<u32>,
     _dir: tempfile::TempDir,
@@ -44,7 +24,7 @@ fn alice() -> User {
 async fn open(threads: usize) -> Table {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("chimera.db");
-    Table { host: host_on(&path, threads).await, room: Room::default(), path, requests: Mutex::new(0), _dir: dir }
+    Table { host: host_on(&path, threads).await, room: Rooms::default(), path, requests: Mutex::new(0), _dir: dir }
 }
 
 async fn host_on(path: &std::path::Path, threads: usize) -> Host {
@@ -81,7 +61,7 @@ impl Table {
     async fn chimera(&self) -> Vec<Message> {
         self.host.engines_idle().await;
         self.host.deliver(&self.room).await;
-        self.room.take()
+        shown(self.room.fresh())
     }
 
     fn moves(&self, game: i64) -> Vec<String> {
@@ -101,10 +81,6 @@ fn play(level: i64, color: host::ColorChoice) -> Command {
         color,
         time: TimeControl::Live { minutes: 10, increment: 5 },
     }
-}
-
-fn text(reply: &Reply) -> String {
-    reply.messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -154,7 +130,7 @@ async fn a_restarted_host_plays_the_turn_its_predecessor_left_once() {
     next.tick(&t.room).await;
     next.engines_idle().await;
     next.deliver(&t.room).await;
-    let said = t.room.take();
+    let said = shown(t.room.fresh());
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(said[0].text.starts_with("Chimera (level 1) (White) played 1."), "{}", said[0].text);
     // Later ticks find nothing more to do: it is alice's turn.

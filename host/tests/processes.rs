@@ -3,32 +3,17 @@
 //! beside a live one moves no clock on. On SQLite and, where one answers, on PostgreSQL (see
 //! `pg_schema.rs`: skipped with one line without a server, a failure under `CI=true`).
 
+mod common;
+
 use std::sync::Arc;
 
+use common::{Answer, Rooms, DAY, HOUR, MINUTE, T0};
 use data::Location;
-use host::{Host, ManualClock, PlaceError, Places, Settings};
+use host::{Host, ManualClock, Settings};
 
 #[path = "../../data/src/testing/pg_schema.rs"]
 #[allow(dead_code)]
 mod pg_schema;
-
-const T0: i64 = 1_700_000_000_000;
-const MINUTE: i64 = 60_000;
-const HOUR: i64 = 60 * MINUTE;
-const DAY: i64 = 24 * HOUR;
-
-struct NoPlaces;
-
-#[async_trait::async_trait]
-impl Places for NoPlaces {
-    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
-        Err("no places in this test".into())
-    }
-    /// Announcements are what the host's `tick` returns; this network takes them all.
-    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
-        Ok(())
-    }
-}
 
 /// A database for one test: a SQLite file, or a fresh PostgreSQL schema.
 enum Db {
@@ -109,12 +94,13 @@ fn read<R>(db: &Db, f: impl FnOnce(&data::ReadTx<'_>) -> data::Result<R>) -> R {
 fn two_hosts_ticking_together_end_each_overdue_game_once() {
     for db in Db::both() {
         run(async {
+            let network = Rooms::default();
             let live = data::TimeControl { kind: data::ClockKind::Live, base_ms: 5 * MINUTE, increment_ms: 0 };
             let ids = games(&db, 150, live, T0 + 5 * MINUTE);
             let clock = ManualClock::new(T0);
             let (a, b) = (open(&db, &clock).await, open(&db, &clock).await);
             clock.advance(6 * MINUTE);
-            let (said_a, said_b) = tokio::join!(a.tick(&NoPlaces), b.tick(&NoPlaces));
+            let (said_a, said_b) = tokio::join!(a.tick(&network), b.tick(&network));
             let mut said: Vec<String> = said_a.iter().chain(&said_b).map(|m| m.text.clone()).collect();
             said.sort();
             assert_eq!(said.len(), ids.len(), "one announcement per game: {} and {}", said_a.len(), said_b.len());
@@ -123,7 +109,7 @@ fn two_hosts_ticking_together_end_each_overdue_game_once() {
                 let game = read(&db, |tx| tx.game(id));
                 assert_eq!((game.state, game.reason.as_deref()), (data::GameState::Finished, Some("time")));
             }
-            assert!(a.tick(&NoPlaces).await.is_empty() && b.tick(&NoPlaces).await.is_empty(), "nothing twice");
+            assert!(a.tick(&network).await.is_empty() && b.tick(&network).await.is_empty(), "nothing twice");
         });
     }
 }
@@ -132,13 +118,14 @@ fn two_hosts_ticking_together_end_each_overdue_game_once() {
 fn two_hosts_ticking_together_remind_each_player_once() {
     for db in Db::both() {
         run(async {
+            let network = Rooms::default();
             let days = data::TimeControl { kind: data::ClockKind::Correspondence, base_ms: 3 * DAY, increment_ms: 0 };
             let ids = games(&db, 40, days, T0 + 3 * DAY);
             let clock = ManualClock::new(T0);
             let (a, b) = (open(&db, &clock).await, open(&db, &clock).await);
             // 23 hours left: inside the reminder window (a day at most).
             clock.advance(2 * DAY + HOUR);
-            let (said_a, said_b) = tokio::join!(a.tick(&NoPlaces), b.tick(&NoPlaces));
+            let (said_a, said_b) = tokio::join!(a.tick(&network), b.tick(&network));
             let reminders: Vec<&host::Message> =
                 said_a.iter().chain(&said_b).filter(|m| m.text.starts_with("Reminder:")).collect();
             assert_eq!(reminders.len(), ids.len(), "one reminder per game: {} and {}", said_a.len(), said_b.len());
@@ -146,7 +133,7 @@ fn two_hosts_ticking_together_remind_each_player_once() {
             channels.sort();
             channels.dedup();
             assert_eq!(channels.len(), ids.len(), "no game reminded twice");
-            assert!(a.tick(&NoPlaces).await.is_empty() && b.tick(&NoPlaces).await.is_empty(), "nothing twice");
+            assert!(a.tick(&network).await.is_empty() && b.tick(&network).await.is_empty(), "nothing twice");
         });
     }
 }
@@ -175,64 +162,34 @@ fn a_host_starting_beside_a_live_one_moves_no_clock_and_after_an_outage_moves_th
     }
 }
 
-/// A network that never answers a post: the host posting through it is as good as dead.
-struct Hanging;
-
-#[async_trait::async_trait]
-impl Places for Hanging {
-    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
-        Err("no places in this test".into())
-    }
-
-    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
-        std::future::pending().await
-    }
-}
-
-/// A network that refuses the first `refusals` posts, then takes them.
-struct Refusing(std::sync::atomic::AtomicUsize);
-
-#[async_trait::async_trait]
-impl Places for Refusing {
-    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
-        Err("no places in this test".into())
-    }
-
-    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
-        let left = self.0.load(std::sync::atomic::Ordering::SeqCst);
-        if left == 0 {
-            return Ok(());
-        }
-        self.0.store(left - 1, std::sync::atomic::Ordering::SeqCst);
-        Err("503 Service Unavailable".into())
-    }
-}
-
 #[test]
 fn a_time_out_whose_host_died_before_saying_so_is_said_by_another_once() {
     for db in Db::both() {
         run(async {
+            let network = Rooms::default();
             let live = data::TimeControl { kind: data::ClockKind::Live, base_ms: 5 * MINUTE, increment_ms: 0 };
             let id = games(&db, 1, live, T0 + 5 * MINUTE)[0];
             let clock = ManualClock::new(T0);
             let (dying, other) = (open(&db, &clock).await, open(&db, &clock).await);
             clock.advance(6 * MINUTE);
             // The first host ends the game on time and dies while posting the announcement.
-            let cut = tokio::time::timeout(std::time::Duration::from_millis(300), dying.tick(&Hanging)).await;
+            let hanging = Rooms::default();
+            hanging.posts(Answer::Hangs);
+            let cut = tokio::time::timeout(std::time::Duration::from_millis(300), dying.tick(&hanging)).await;
             assert!(cut.is_err(), "the post never returned");
             drop(dying);
             assert_eq!(read(&db, |tx| tx.game(id)).reason.as_deref(), Some("time"), "the end is stored");
             // Its hold stands a while: the other host leaves the announcement alone meanwhile.
-            assert!(other.tick(&NoPlaces).await.is_empty(), "still held by the dead host");
+            assert!(other.tick(&network).await.is_empty(), "still held by the dead host");
             clock.advance(30_000);
-            let said = other.tick(&NoPlaces).await;
+            let said = other.tick(&network).await;
             assert_eq!(said.len(), 1, "{said:?}");
             assert!(said[0].text.contains("ran out of time") && said[0].channel.as_deref() == Some("table-0"));
             assert!(said[0].key.is_some(), "posted with its idempotency key");
             assert_eq!(said[0].images.len(), 1, "with the game's replay, drawn when posted");
             clock.advance(60_000);
             let restarted = open(&db, &clock).await;
-            assert!(other.tick(&NoPlaces).await.is_empty() && restarted.tick(&NoPlaces).await.is_empty(), "once");
+            assert!(other.tick(&network).await.is_empty() && restarted.tick(&network).await.is_empty(), "once");
         });
     }
 }
@@ -247,7 +204,8 @@ fn an_announcement_the_network_refuses_is_retried_and_at_last_dropped() {
             let host = open(&db, &clock).await;
             clock.advance(6 * MINUTE);
             // Two refusals: the first announcement fails once, the second once, both wait.
-            let flaky = Refusing(2.into());
+            let flaky = Rooms::default();
+            flaky.posts(Answer::Fails(2));
             assert!(host.tick(&flaky).await.is_empty(), "both refused");
             assert!(host.tick(&flaky).await.is_empty(), "not retried before their time");
             clock.advance(5_000);
@@ -256,8 +214,9 @@ fn an_announcement_the_network_refuses_is_retried_and_at_last_dropped() {
 
             // A channel that is gone for good: given up after a few attempts, not retried for ever.
             games(&db, 1, live, T0 + 5 * MINUTE);
-            let gone = Refusing(usize::MAX.into());
-            let attempts = |gone: &Refusing| usize::MAX - gone.0.load(std::sync::atomic::Ordering::SeqCst);
+            let gone = Rooms::default();
+            gone.posts(Answer::Fails(usize::MAX));
+            let attempts = |gone: &Rooms| gone.post_attempts();
             for _ in 0..40 {
                 assert!(host.tick(&gone).await.is_empty());
                 clock.advance(60_000);

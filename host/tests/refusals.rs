@@ -2,10 +2,12 @@
 //! off exponentially, then gives the work up: a tournament is paused and its organiser told,
 //! a channel's announcements are dropped. Ten minutes of ticks cost a handful of requests, not
 //! one a second (Discord blocks a bot's address after 10,000 invalid requests in ten minutes).
+//! A network that fails for a while (a 503) costs nothing: the start of a tournament whose
+//! games could not open stands, and the scheduler opens them once places can be had.
 
 mod common;
 
-use common::{Club, Place, MINUTE, SECOND};
+use common::{Answer, Club, Place, MINUTE, SECOND};
 
 /// A knockout of two in `events`, started by `org`, whose game cannot be opened.
 async fn refused_tournament(club: &Club) {
@@ -13,7 +15,7 @@ async fn refused_tournament(club: &Club) {
     for p in ["ann", "bo"] {
         club.ok(p, "events", "/tournament join").await;
     }
-    club.rooms.refuse(true);
+    club.rooms.opens(Answer::Refuses);
     let started = club.ok("org", "events", "/tournament start").await;
     assert!(started.contains("begins"), "the start stands: {started}");
 }
@@ -42,7 +44,7 @@ async fn a_tournament_whose_games_are_refused_backs_off_and_is_paused() {
     assert_eq!(club.rooms.open_attempts(), attempts, "a paused tournament asks for nothing");
 
     // Only the organiser (or a manager) resumes it; then its game opens.
-    club.rooms.refuse(false);
+    club.rooms.opens(Answer::Takes);
     club.refused("ann", "events", "/tournament start").await;
     let resumed = club.ok("org", "events", "/tournament start").await;
     assert!(resumed.contains("resumes"), "{resumed}");
@@ -58,7 +60,7 @@ async fn a_refusal_that_ends_is_forgotten() {
     }
     let before = club.rooms.open_attempts();
     assert!(before < 10, "backing off: {before} attempts in 30 s");
-    club.rooms.refuse(false);
+    club.rooms.opens(Answer::Takes);
     for _ in 0..120 {
         club.pass(SECOND).await;
     }
@@ -73,7 +75,7 @@ async fn a_channel_that_refuses_announcements_is_given_up_in_bounded_requests() 
     for i in 0..8 {
         club.ok(&format!("p{i}"), "general", &format!("/challenge @q{i} variant:chess")).await;
     }
-    club.rooms.refuse_posts(true);
+    club.rooms.posts(Answer::Refuses);
     club.pass(24 * 60 * MINUTE + SECOND).await;
     for _ in 0..600 {
         club.pass(SECOND).await;
@@ -87,7 +89,7 @@ async fn a_channel_that_refuses_announcements_is_given_up_in_bounded_requests() 
     let later = club.rooms.post_attempts();
     assert!(later - attempts <= 1, "{} more attempts after giving up", later - attempts);
     // Another channel is not held back by it.
-    club.rooms.refuse_posts(false);
+    club.rooms.posts(Answer::Takes);
     club.ok("ann", "elsewhere", "/challenge @bo variant:chess").await;
     club.pass(24 * 60 * MINUTE + SECOND).await;
     let posted = club.rooms.posted();
@@ -130,4 +132,37 @@ async fn losing_a_server_pauses_its_tournaments_and_stops_its_games_and_challeng
     // Invited back, the organiser resumes (here: starts) it.
     let started = club.at(&lobby, "org", "/tournament start").await;
     assert!(!started.is_error() && common::text(&started).contains("begins"), "{}", common::text(&started));
+}
+
+#[tokio::test]
+async fn games_that_could_not_open_are_opened_by_the_scheduler() {
+    let club = Club::open_with(|s| {
+        s.platform = "test".into();
+        s.board_size = 240;
+    })
+    .await;
+    let events = Place::new("test", Some("guild"), "events");
+    let say = |user: &'static str, line: &'static str| {
+        let (club, events) = (&club, &events);
+        async move {
+            let reply = club.at(events, user, line).await;
+            assert!(!reply.is_error(), "{line}: {}", common::text(&reply));
+            reply
+        }
+    };
+    say("org", "/tournament create name:Flaky variant:chess format:knockout").await;
+    for p in ["a", "b", "c", "d"] {
+        say(p, "/tournament join").await;
+    }
+    club.rooms.opens(Answer::Fails(usize::MAX));
+    let started = say("org", "/tournament start").await;
+    assert_eq!(started.messages.len(), 1, "begun, but no game could open: {:?}", started.messages);
+    assert!(club.pass(0).await.is_empty(), "still no place");
+    club.rooms.opens(Answer::Takes);
+    let opened = club.pass(0).await;
+    let threads: Vec<&str> = opened.iter().filter_map(|m| m.channel.as_deref()).filter(|c| *c != "events").collect();
+    assert_eq!(threads, ["events-2", "events-3"]);
+    let announcement = opened.iter().find(|m| m.text.contains(": round 1 of 2.")).expect("the round is announced");
+    assert!(announcement.text.contains("in #events-2") && announcement.text.contains("in #events-3"));
+    assert!(club.pass(0).await.is_empty(), "opened once");
 }

@@ -3,65 +3,38 @@
 //! crate); then the game is drawn. The games are written into the database as a long game
 //! would have left them, and the host's scheduler ends them.
 
-use std::sync::Arc;
+mod common;
 
-use host::{Host, ManualClock, PlaceError, Places, Settings};
-
-const T0: i64 = 1_700_000_000_000;
-const MINUTE: i64 = 60_000;
-
-struct NoPlaces;
-
-#[async_trait::async_trait]
-impl Places for NoPlaces {
-    async fn open_place(&self, _: &str, _: &str) -> Result<String, PlaceError> {
-        Err("no places in this test".into())
-    }
-    /// Announcements are what the host's `tick` returns; this network takes them all.
-    async fn post(&self, _: &host::Message) -> Result<(), PlaceError> {
-        Ok(())
-    }
-}
+use common::{Club, MINUTE, T0};
 
 /// Writes an active game of `variant` from `fen` whose player to move has 5 minutes left, lets
 /// 6 pass, and returns what the scheduler announces and the stored reason.
 async fn flag(variant: &str, fen: &str) -> (String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("chimera.db");
-    {
-        let mut store = data::Store::open(&path).unwrap();
-        store
-            .write(|tx| {
-                let white = tx.upsert_player("console", "ann", "ann", T0)?.id;
-                let black = tx.upsert_player("console", "bo", "bo", T0)?.id;
-                let time = data::TimeControl { kind: data::ClockKind::Live, base_ms: 5 * MINUTE, increment_ms: 0 };
-                let new = data::NewGame {
-                    platform: "console".into(),
-                    server: None,
-                    channel: "general".into(),
-                    variant: variant.into(),
-                    white,
-                    black,
-                    start_fen: fen.into(),
-                    time_control: Some(time),
-                    time_odds: None,
-                    deadline: Some(T0 + 5 * MINUTE),
-                    rated: true,
-                };
-                tx.create_game(&new, T0)
-            })
-            .unwrap();
-    }
-    let clock = ManualClock::new(T0);
-    let mut settings = Settings::new(&path, "console");
-    settings.clock = Arc::new(clock.clone());
-    let host = Host::open(settings).await.unwrap();
-    clock.advance(6 * MINUTE);
-    let said = host.tick(&NoPlaces).await;
+    let seed = |tx: &data::WriteTx<'_>| {
+        let white = tx.upsert_player("console", "ann", "ann", T0)?.id;
+        let black = tx.upsert_player("console", "bo", "bo", T0)?.id;
+        let time = data::TimeControl { kind: data::ClockKind::Live, base_ms: 5 * MINUTE, increment_ms: 0 };
+        let new = data::NewGame {
+            platform: "console".into(),
+            server: None,
+            channel: "general".into(),
+            variant: variant.into(),
+            white,
+            black,
+            start_fen: fen.into(),
+            time_control: Some(time),
+            time_odds: None,
+            deadline: Some(T0 + 5 * MINUTE),
+            rated: true,
+        };
+        tx.create_game(&new, T0).map(drop)
+    };
+    let club = Club::open_seeded(seed, |_| {}).await;
+    let said = club.pass(6 * MINUTE).await;
     assert_eq!(said.len(), 1, "{said:?}");
-    let store = data::Store::open(&path).unwrap();
+    let store = data::Store::open(club.dir.path().join("chimera.db")).unwrap();
     let game = store.read(|tx| tx.game(1)).unwrap();
-    (said[0].text.clone(), game.reason.unwrap_or_default())
+    (host::typed::plain(&said[0].text), game.reason.unwrap_or_default())
 }
 
 #[tokio::test]

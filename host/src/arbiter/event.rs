@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use data::{Entrant, Game, GameId, Pairing, Player, PlayerId, ReadTx, Round, Tournament, TournamentState};
 
 use super::super::clock::TimeControl;
+use super::super::pairing;
 use super::super::stored::{self, Terms};
-use super::super::tournament::pairing;
 use super::super::{Refusal, Typed, User};
 
 /// The rating an entrant without one starts from (the host's default Glicko rating).

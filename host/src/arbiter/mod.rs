@@ -1,9 +1,9 @@
 //! The arbiter: bot-run tournaments as the host runs them, from sign-up to the prize table.
 //!
-//! The pairing and tie-break engines (`super::tournament`) are pure; this module keeps their
-//! decisions in the database and does what follows from them: it opens a place (a thread) for
-//! each game, announces rounds, records results as games end, and pairs the next round when the
-//! last game of one ends.
+//! The pairing and tie-break engines ([`crate::pairing`], [`crate::tiebreak`]) are pure; this
+//! module keeps their decisions in the database and does what follows from them: it opens a
+//! place (a thread) for each game, announces rounds, records results as games end, and pairs
+//! the next round when the last game of one ends.
 //!
 //! Everything is recomputed from storage. [`rounds::advance`] looks at a tournament as stored
 //! and does whatever is due (open the missing games, finish a complete round, pair the next one,

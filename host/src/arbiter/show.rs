@@ -7,7 +7,7 @@ use rules::Color;
 use super::super::clock::{format_duration, spell_duration};
 use super::super::stored::Terms;
 use super::super::table::Table;
-use super::super::tournament::tiebreak::{self, Standing};
+use super::super::tiebreak::{self, Standing};
 use super::super::view::to_move_line;
 use super::super::{Command, Host, Image, Message, Refusal, TournamentCommand, User};
 use super::event::Event;
@@ -277,7 +277,7 @@ pub(crate) fn final_standings(event: &Event, why: Option<&str>) -> Result<Messag
             .rounds
             .last()
             .and_then(|r| r.pairings.first())
-            .and_then(super::super::tournament::pairing::knockout_winner)
+            .and_then(super::super::pairing::knockout_winner)
             .map(|id| event.name(id).to_string()),
         _ => standings.first().map(|s| event.name(s.player).to_string()),
     };

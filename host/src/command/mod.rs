@@ -21,7 +21,7 @@
 //! ```
 
 mod read;
-mod tournament;
+mod read_tournament;
 mod write;
 
 #[cfg(test)]
@@ -33,7 +33,7 @@ use rules::{Square, Variant};
 
 pub use data::ColorChoice;
 pub use read::{CommandError, CommandSpec, COMMANDS};
-pub use tournament::NAME_LENGTH;
+pub use read_tournament::NAME_LENGTH;
 
 use super::clock::TimeControl;
 use super::User;

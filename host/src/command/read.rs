@@ -442,7 +442,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "tournament",
         usage: "/tournament create|join|leave|start|standings|pairings|withdraw|cancel|list|help",
         about: "bot-run Swiss, round-robin and knockout tournaments; `/help tournament` explains them",
-        parse: |a| super::tournament::read(a).map(Command::Tournament),
+        parse: |a| super::read_tournament::read(a).map(Command::Tournament),
     },
     CommandSpec {
         name: "help",

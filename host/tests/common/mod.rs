@@ -3,25 +3,38 @@
 //!
 //! A test says what a person types, where: `club.say("alice", "general", "/move e4")`. Each
 //! line is read by the host's own command reader, as the console reads it, and `@name` mentions
-//! become the person `name`. [`Club::at`] says it on another platform or server, for the rules
-//! that depend on where something is said. Places ([`Rooms`]) open numbered channels under
-//! their parent and keep every announcement posted, so a test can read what the host said
-//! unasked; [`Rooms::refuse`] makes the network refuse to open places, and
-//! [`Rooms::refuse_posts`] to post in them, as a bot that lost its permissions sees (a 403).
+//! become the person `name`; a line the reader refuses is answered as the console answers it, a
+//! private error in the reader's words. [`Club::at`] says it on another platform or server, for the rules
+//! that depend on where something is said. [`chat::Chat`] takes whole console lines
+//! (`alice: /move e4`) instead, for tests written as a session.
+//!
+//! Places ([`rooms::Rooms`]) open numbered channels under their parent and keep every
+//! announcement posted, so a test can read what the host said unasked; the test chooses how the
+//! network answers ([`rooms::Answer`]: a 403, a 503 for a while, no answer at all).
+//! [`event`] drives and checks whole tournaments; [`cases`] holds a short game of each variant.
 
-#![allow(dead_code)] // each test binary uses part of it
+#![allow(dead_code, unused_imports)] // each test binary uses part of it
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+pub mod cases;
+pub mod chat;
+pub mod event;
+pub mod rooms;
 
-use host::{
-    Command, Host, ManualClock, Mention, Message, PlaceError, Places, Progress, Reply, Request, Settings, User,
-};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
+use host::{Command, Host, ManualClock, Mention, Message, Places, Reply, Request, Settings, User};
+
+pub use cases::{Case, CASES};
+pub use chat::Chat;
+pub use rooms::{Answer, Rooms};
 
 /// A moment to start the manual clock at (November 2023).
 pub const T0: i64 = 1_700_000_000_000;
 pub const SECOND: i64 = 1_000;
 pub const MINUTE: i64 = 60 * SECOND;
+pub const HOUR: i64 = 60 * MINUTE;
+pub const DAY: i64 = 24 * HOUR;
 
 /// Where something is said: the platform, the server (a Discord guild; `None` for a direct chat
 /// or the console) and the channel.
@@ -66,7 +79,21 @@ impl Club {
 
     /// A console host with its settings changed by `adjust` first.
     pub async fn open_with(adjust: impl FnOnce(&mut Settings)) -> Club {
+        Club::open_in(tempfile::tempdir().unwrap(), adjust).await
+    }
+
+    /// A console host on a database that `seed` wrote first, as earlier hosts would have left it
+    /// (a game long under way), with its settings changed by `adjust`.
+    pub async fn open_seeded(
+        seed: impl Fn(&data::WriteTx<'_>) -> data::Result<()>,
+        adjust: impl FnOnce(&mut Settings),
+    ) -> Club {
         let dir = tempfile::tempdir().unwrap();
+        data::Store::open(dir.path().join("chimera.db")).unwrap().write(seed).unwrap();
+        Club::open_in(dir, adjust).await
+    }
+
+    async fn open_in(dir: tempfile::TempDir, adjust: impl FnOnce(&mut Settings)) -> Club {
         let clock = ManualClock::new(T0);
         let mut settings = Settings::new(dir.path().join("chimera.db"), "console");
         settings.clock = Arc::new(clock.clone());
@@ -101,13 +128,30 @@ impl Club {
         self.request(place, person(user), true, line).await
     }
 
+    /// `user` types `line` in the console channel `channel`, and the host answers through
+    /// `rooms` rather than the club's own (to see one person's progress reports).
+    pub async fn through(&self, rooms: &Rooms, user: &str, channel: &str, line: &str) -> Reply {
+        self.request_through(rooms, &Place::console(channel), person(user), false, line).await
+    }
+
     async fn request(&self, place: &Place, user: User, manager: bool, line: &str) -> Reply {
+        self.request_through(&self.rooms, place, user, manager, line).await
+    }
+
+    async fn request_through(
+        &self,
+        places: &dyn Places,
+        place: &Place,
+        user: User,
+        manager: bool,
+        line: &str,
+    ) -> Reply {
         let n = self.requests.fetch_add(1, Ordering::Relaxed) + 1;
-        let command: Command = line
-            .parse::<Command<Mention>>()
-            .unwrap_or_else(|e| panic!("{line}: {e}"))
-            .try_map_users(|m| Ok::<_, ()>(person(m.0.trim_start_matches('@'))))
-            .unwrap();
+        let command: Command = match line.parse::<Command<Mention>>() {
+            Ok(typed) => typed.try_map_users(|m| Ok::<_, ()>(person(m.0.trim_start_matches('@')))).unwrap(),
+            // As the console answers it: the reader's words, privately, and nothing done.
+            Err(e) => return Reply::error(e.to_string()),
+        };
         let request = Request {
             platform: place.platform.clone(),
             server: place.server.clone(),
@@ -117,7 +161,7 @@ impl Club {
             request_id: format!("request-{n}"),
             command,
         };
-        self.host.handle(request, &self.rooms).await
+        self.host.handle(request, places).await
     }
 
     /// Like [`Club::say`], and the reply must not be a refusal: returns its text.
@@ -159,95 +203,16 @@ impl Club {
     }
 }
 
-/// The text of every message of a reply, a line between messages.
+/// The text of every message of a reply, a line between messages, as typed (without the marks
+/// around what users typed: see `host::typed`).
 pub fn text(reply: &Reply) -> String {
-    reply.messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n")
+    reply.messages.iter().map(|m| host::typed::plain(&m.text)).collect::<Vec<_>>().join("\n")
 }
 
-/// Places in memory: each opened place is `parent-N`, counting up from 2 as the console does,
-/// and every post is kept.
-#[derive(Default, Clone)]
-pub struct Rooms {
-    inner: Arc<RoomsInner>,
-}
-
-#[derive(Default)]
-struct RoomsInner {
-    opened: Mutex<Vec<(String, String)>>,
-    posted: Mutex<Vec<Message>>,
-    progress: Mutex<Vec<Progress>>,
-    refusing: AtomicBool,
-    open_attempts: AtomicU32,
-    refusing_posts: AtomicBool,
-    post_attempts: AtomicU32,
-}
-
-impl Rooms {
-    /// From now on, opening a place fails (`true`) or works again (`false`).
-    pub fn refuse(&self, refusing: bool) {
-        self.inner.refusing.store(refusing, Ordering::SeqCst);
+/// Messages as a person reads them: what users typed, unmarked (`host::typed::plain`).
+pub fn shown(mut messages: Vec<Message>) -> Vec<Message> {
+    for message in &mut messages {
+        message.text = host::typed::plain(&message.text);
     }
-
-    /// From now on, posting an announcement is refused (`true`: 403, as in a channel the bot
-    /// may no longer write in) or works again (`false`).
-    pub fn refuse_posts(&self, refusing: bool) {
-        self.inner.refusing_posts.store(refusing, Ordering::SeqCst);
-    }
-
-    /// How many times the host tried to post an announcement, refused or not.
-    pub fn post_attempts(&self) -> u32 {
-        self.inner.post_attempts.load(Ordering::SeqCst)
-    }
-
-    /// How many times the host asked for a place, refused or not.
-    pub fn open_attempts(&self) -> u32 {
-        self.inner.open_attempts.load(Ordering::SeqCst)
-    }
-
-    /// The places opened so far: (their id, their title).
-    pub fn opened(&self) -> Vec<(String, String)> {
-        self.inner.opened.lock().unwrap().clone()
-    }
-
-    /// Every announcement posted so far, oldest first.
-    pub fn posted(&self) -> Vec<Message> {
-        self.inner.posted.lock().unwrap().clone()
-    }
-
-    /// Forgets the announcements posted so far and returns them.
-    pub fn take_posted(&self) -> Vec<Message> {
-        std::mem::take(&mut *self.inner.posted.lock().unwrap())
-    }
-
-    /// Every progress report shown so far.
-    pub fn progress(&self) -> Vec<Progress> {
-        self.inner.progress.lock().unwrap().clone()
-    }
-}
-
-#[async_trait::async_trait]
-impl Places for Rooms {
-    async fn open_place(&self, parent_channel: &str, title: &str) -> Result<String, PlaceError> {
-        self.inner.open_attempts.fetch_add(1, Ordering::SeqCst);
-        if self.inner.refusing.load(Ordering::SeqCst) {
-            return Err(PlaceError::refused("403 Forbidden: Missing Permissions"));
-        }
-        let mut opened = self.inner.opened.lock().unwrap();
-        let id = format!("{parent_channel}-{}", opened.len() + 2);
-        opened.push((id.clone(), title.to_string()));
-        Ok(id)
-    }
-
-    async fn post(&self, message: &Message) -> Result<(), PlaceError> {
-        self.inner.post_attempts.fetch_add(1, Ordering::SeqCst);
-        if self.inner.refusing_posts.load(Ordering::SeqCst) {
-            return Err(PlaceError::refused("403 Forbidden: Missing Access"));
-        }
-        self.inner.posted.lock().unwrap().push(message.clone());
-        Ok(())
-    }
-
-    fn progress(&self, progress: Progress) {
-        self.inner.progress.lock().unwrap().push(progress);
-    }
+    messages
 }

@@ -1,6 +1,8 @@
 //! Pairing engines: round robin by Berger tables, Swiss by the Dutch system's principles, and
 //! knockout brackets. Each takes the field and the rounds stored so far and returns the next
-//! round's pairings, in board order; nothing here touches the database or the clock.
+//! round's pairings, in board order; nothing here touches the database or the clock, so the
+//! arbiter (`crate::arbiter`, which runs tournaments) can recompute anything after a restart.
+//! Who finished where is [`crate::tiebreak`]'s.
 
 pub mod berger;
 pub mod knockout;

@@ -54,7 +54,7 @@ pub fn round_robin_rounds(n: usize, double: bool) -> u32 {
 /// Byes (odd field): the player drawn against the dummy sits out, as
 /// `NewPairing { white: p, black: None, result: Some(BlackWins) }`: a bye worth **0 points**, the
 /// FIDE practice for round robins (everyone sits out once, so it is no result at all).
-/// [`standings`](crate::tournament::tiebreak::standings) ignores such a bye entirely.
+/// [`standings`](crate::tiebreak::standings) ignores such a bye entirely.
 ///
 /// Withdrawn players: their games are decided at once, a forfeit win for an active opponent
 /// (`WhiteWinsByForfeit` / `BlackWinsByForfeit`) or `DoubleForfeit` when both are withdrawn.

@@ -1,4 +1,4 @@
-//! Driving a tournament through the console: every message kept, tournament games found in
+//! Driving a tournament in console lines (see [`super::chat`]): every message kept, tournament games found in
 //! the announcements, games played to a chosen result by scripted moves, and standings worked
 //! out independently from the results, by FIDE's definitions as the help text states them.
 
@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use host::{Message, Reply};
 
-use super::{text, Harness};
+use super::chat::Chat;
+use super::text;
 
 /// A tournament game as its first message announces it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +46,7 @@ pub struct Played {
 }
 
 pub struct Driver {
-    pub h: Harness,
+    pub h: Chat,
     /// Every message not yet looked at.
     pub inbox: Vec<Message>,
     /// Every message ever seen.
@@ -54,7 +55,7 @@ pub struct Driver {
 
 impl Driver {
     pub async fn new() -> Driver {
-        Driver { h: Harness::new().await, inbox: Vec::new(), log: Vec::new() }
+        Driver { h: Chat::new().await, inbox: Vec::new(), log: Vec::new() }
     }
 
     fn keep(&mut self, messages: &[Message]) {

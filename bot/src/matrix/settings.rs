@@ -106,8 +106,10 @@ impl Settings {
     }
 
     /// The host's settings for this bot.
-    pub fn host(&self) -> host::Settings {
+    /// The host's settings, with what the homeserver takes.
+    pub fn host(&self, network: host::NetworkLimits) -> host::Settings {
         let mut host = self.common.host(super::PLATFORM);
+        host.network = network;
         // Clocks run once a sync came back, and stop while syncs fail (see `presence`).
         host.adapter_connects = true;
         host

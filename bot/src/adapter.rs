@@ -75,7 +75,8 @@ impl Background {
     pub fn start(host: &Host, places: impl Places + 'static, tick: Duration) -> Background {
         // Well inside the window in which a heartbeat means "alive", whatever the tick.
         let beat = tick.min(Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
-        let tasks = vec![tokio::spawn(schedule(host.clone(), places, tick)), tokio::spawn(heartbeat(host.clone(), beat))];
+        let tasks =
+            vec![tokio::spawn(schedule(host.clone(), places, tick)), tokio::spawn(heartbeat(host.clone(), beat))];
         Background { tasks }
     }
 }

@@ -95,8 +95,10 @@ impl WriteTx<'_> {
 
     /// Forgets the events of `platform` handled before `before`; how many.
     pub fn forget_handled_before(&self, platform: &str, before: Millis) -> Result<u64> {
-        self.conn()
-            .execute(sql!("DELETE FROM handled_events WHERE platform = $1 AND handled_at < $2"), params![platform, before])
+        self.conn().execute(
+            sql!("DELETE FROM handled_events WHERE platform = $1 AND handled_at < $2"),
+            params![platform, before],
+        )
     }
 
     /// Keeps a reaction button of `platform` (unused), replacing one with the same message and key.

@@ -261,7 +261,9 @@ impl Host {
 /// queued (unique for the database's life, as ids are never reused, and beyond it), else its id
 /// alone, else none.
 fn key(post: &data::Post, limit: usize) -> Option<String> {
-    [format!("{}.{}", post.id, post.created_at), post.id.to_string()].into_iter().find(|key| key.chars().count() <= limit)
+    [format!("{}.{}", post.id, post.created_at), post.id.to_string()]
+        .into_iter()
+        .find(|key| key.chars().count() <= limit)
 }
 
 #[cfg(test)]
@@ -270,7 +272,13 @@ mod tests {
 
     #[test]
     fn a_key_fits_the_network() {
-        let post = data::Post { id: 1234, channel: "c".into(), body: String::new(), attempts: 0, created_at: 1_700_000_000_000 };
+        let post = data::Post {
+            id: 1234,
+            channel: "c".into(),
+            body: String::new(),
+            attempts: 0,
+            created_at: 1_700_000_000_000,
+        };
         assert_eq!(key(&post, usize::MAX).as_deref(), Some("1234.1700000000000"));
         // Discord's nonce: 25 characters.
         assert_eq!(key(&post, 25).as_deref(), Some("1234.1700000000000"));

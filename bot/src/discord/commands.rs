@@ -248,7 +248,6 @@ async fn suggest_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocom
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-
 /// The move field is move text, whatever it holds: `e4 confirm:yes` typed there is a move
 /// the host refuses, not a confirmation.
 fn move_command(text: &str, confirm: Option<bool>) -> Command {

@@ -23,7 +23,6 @@ mod text;
 mod tournament_commands;
 
 use std::future::Future;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,9 +32,9 @@ use poise::serenity_prelude as serenity;
 use serenity::{ConnectionStage, FullEvent, GatewayIntents, Interaction, Permissions};
 use tracing::{error, info, warn};
 
-use host::{Host, NetworkLimits};
 use crate::adapter::{Adapter, AdapterArgs, Background};
 pub use channel::DiscordThreads;
+use host::{Host, NetworkLimits};
 use incoming::{Origin, Target};
 pub use settings::{Settings, SettingsError, Shards};
 
@@ -79,7 +78,10 @@ impl Adapter for Discord {
         Ok(Settings::from_env()?)
     }
 
-    fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + 'static) -> impl Future<Output = anyhow::Result<()>> {
+    fn serve(
+        settings: Settings,
+        stop: impl Future<Output = ()> + Send + 'static,
+    ) -> impl Future<Output = anyhow::Result<()>> {
         serve(settings, stop)
     }
 }

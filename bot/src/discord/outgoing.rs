@@ -256,6 +256,7 @@ pub fn clip(text: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use host::Command;
 
     #[test]
     fn long_text_is_attached_whole() {

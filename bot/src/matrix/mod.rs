@@ -106,7 +106,10 @@ impl Adapter for Matrix {
         Ok(Settings::from_env()?)
     }
 
-    fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + 'static) -> impl Future<Output = anyhow::Result<()>> {
+    fn serve(
+        settings: Settings,
+        stop: impl Future<Output = ()> + Send + 'static,
+    ) -> impl Future<Output = anyhow::Result<()>> {
         serve(settings, stop)
     }
 }
@@ -224,11 +227,8 @@ async fn start(settings: Settings) -> anyhow::Result<(Arc<Bot>, matrix_sdk::Clie
     let not_before =
         MilliSecondsSinceUnixEpoch::from_system_time(std::time::UNIX_EPOCH + now.saturating_sub(STALE_AFTER))
             .unwrap_or(MilliSecondsSinceUnixEpoch(0u32.into()));
-    let speaker = outgoing::Speaker {
-        client: client.clone(),
-        prefix: settings.prefix.as_str().into(),
-        ledger: ledger.clone(),
-    };
+    let speaker =
+        outgoing::Speaker { client: client.clone(), prefix: settings.prefix.as_str().into(), ledger: ledger.clone() };
     let bot = Arc::new(Bot {
         host,
         settings,
@@ -267,7 +267,9 @@ async fn network_limits(client: &matrix_sdk::Client) -> NetworkLimits {
     let upload_bytes = match client.load_or_fetch_max_upload_size().await {
         Ok(size) => usize::try_from(u64::from(size)).unwrap_or(usize::MAX),
         Err(e) => {
-            warn!("the homeserver does not say how large an upload it takes ({e}); assuming {UPLOAD_BYTES_UNSAID} bytes");
+            warn!(
+                "the homeserver does not say how large an upload it takes ({e}); assuming {UPLOAD_BYTES_UNSAID} bytes"
+            );
             UPLOAD_BYTES_UNSAID
         }
     };

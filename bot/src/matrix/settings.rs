@@ -16,7 +16,7 @@ pub struct Settings {
     /// The bot's account, a full user id (`@chimera:example.org`).
     pub user: OwnedUserId,
     pub credentials: Credentials,
-    /// The SDK's state and crypto store, the session and the bot's ledger of handled events.
+    /// The SDK's state and crypto store, and the session (the bot's ledger is in the database).
     pub store_dir: PathBuf,
     /// Encrypts the store's secrets at rest when set; hidden from `Debug`.
     pub store_passphrase: Option<Secret>,

@@ -70,8 +70,8 @@ pub struct Background {
 }
 
 impl Background {
-    /// Starts the loops: the host's tick every `tick`, through `places`, which it posts what it
-    /// announces through itself.
+    /// Starts the loops: the host's tick every `tick`, and what the host announces posted
+    /// through `places`.
     pub fn start(host: &Host, places: impl Places + 'static, tick: Duration) -> Background {
         // Well inside the window in which a heartbeat means "alive", whatever the tick.
         let beat = tick.min(Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));

@@ -14,7 +14,8 @@
 //! - The loops stop when their [`Background`] is dropped.
 
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::pin::Pin;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -24,23 +25,16 @@ use tracing::warn;
 
 use host::{Host, Places};
 
-/// A chat adapter as the shared start-up runs it.
-pub trait Adapter {
-    /// What it reads from the environment (and `.env`).
-    type Settings;
-    /// Its log filter when `RUST_LOG` says nothing: its SDK's noise turned down.
-    const LOG_FILTER: &'static str;
+/// How an adapter's process runs, besides its settings and its `serve`.
+pub struct Process {
+    /// The log filter when `RUST_LOG` says nothing: its SDK's noise turned down.
+    pub log_filter: &'static str,
     /// How long the runtime waits for what is left once `serve` has returned.
-    const SHUTDOWN_GRACE: Duration;
-
-    fn settings() -> anyhow::Result<Self::Settings>;
-
-    /// Serves until `stop` completes, then winds down.
-    fn serve(
-        settings: Self::Settings,
-        stop: impl Future<Output = ()> + Send + 'static,
-    ) -> impl Future<Output = anyhow::Result<()>>;
+    pub shutdown_grace: Duration,
 }
+
+/// What stops an adapter: SIGINT or SIGTERM.
+pub type Stop = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// What `chimera discord` and `chimera matrix` take on the command line.
 #[derive(clap::Args, Debug)]
@@ -50,16 +44,26 @@ pub struct AdapterArgs {
     pub env_file: Option<PathBuf>,
 }
 
-/// Reads the settings, then serves until SIGINT or SIGTERM.
-pub fn run<A: Adapter>(env_file: Option<&Path>) -> anyhow::Result<ExitCode> {
-    crate::settings::load_env(env_file)?;
-    crate::settings::init_logging(A::LOG_FILTER);
-    let settings = A::settings()?;
+/// Reads the settings (`settings`, after `.env` is loaded), then serves (`serve`) until SIGINT
+/// or SIGTERM.
+pub fn run<S, E, F>(
+    args: &AdapterArgs,
+    process: Process,
+    settings: impl FnOnce() -> Result<S, E>,
+    serve: impl FnOnce(S, Stop) -> F,
+) -> anyhow::Result<ExitCode>
+where
+    E: std::error::Error + Send + Sync + 'static,
+    F: Future<Output = anyhow::Result<()>>,
+{
+    crate::settings::load_env(args.env_file.as_deref())?;
+    crate::settings::init_logging(process.log_filter);
+    let settings = settings()?;
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    let served = runtime.block_on(A::serve(settings, crate::settings::shutdown_signal()));
+    let served = runtime.block_on(serve(settings, Box::pin(crate::settings::shutdown_signal())));
     // Whatever a stuck connection or a blocking thread left running is not waited for past this.
-    runtime.shutdown_timeout(A::SHUTDOWN_GRACE);
+    runtime.shutdown_timeout(process.shutdown_grace);
     served?;
     Ok(ExitCode::SUCCESS)
 }

@@ -32,7 +32,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{ConnectionStage, FullEvent, GatewayIntents, Interaction, Permissions};
 use tracing::{error, info, warn};
 
-use crate::adapter::{Adapter, AdapterArgs, Background};
+use crate::adapter::{AdapterArgs, Background, Process};
 pub use channel::DiscordThreads;
 use host::{Host, NetworkLimits};
 use incoming::{Origin, Target};
@@ -66,29 +66,10 @@ pub struct Data {
 pub type Error = anyhow::Error;
 pub type Context<'a> = poise::Context<'a, Data, Error>;
 
-/// Discord, as the shared start-up runs it (see [`crate::adapter`]).
-pub struct Discord;
-
-impl Adapter for Discord {
-    type Settings = Settings;
-    const LOG_FILTER: &'static str = "info,serenity=warn,poise=warn";
-    const SHUTDOWN_GRACE: Duration = SHUTDOWN_GRACE;
-
-    fn settings() -> anyhow::Result<Settings> {
-        Ok(Settings::from_env()?)
-    }
-
-    fn serve(
-        settings: Settings,
-        stop: impl Future<Output = ()> + Send + 'static,
-    ) -> impl Future<Output = anyhow::Result<()>> {
-        serve(settings, stop)
-    }
-}
-
 /// `chimera discord`: reads the settings, connects, and runs until SIGINT or SIGTERM.
 pub fn run(args: AdapterArgs) -> anyhow::Result<ExitCode> {
-    crate::adapter::run::<Discord>(args.env_file.as_deref())
+    let process = Process { log_filter: "info,serenity=warn,poise=warn", shutdown_grace: SHUTDOWN_GRACE };
+    crate::adapter::run(&args, process, Settings::from_env, serve)
 }
 
 /// Runs the bot until `stop` completes, then closes the gateway connections and lets the

@@ -61,7 +61,7 @@ use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId};
 use matrix_sdk::{LoopCtrl, Room};
 use tracing::{info, warn};
 
-use crate::adapter::{Adapter, AdapterArgs, Background};
+use crate::adapter::{AdapterArgs, Background, Process};
 use host::{Host, NetworkLimits};
 
 pub use channel::Channel;
@@ -90,34 +90,18 @@ const UPLOAD_BYTES_UNSAID: usize = 10 * 1024 * 1024;
 /// older ones left out of the sync (a "limited" timeline).
 const TIMELINE_LIMIT: u32 = 200;
 
-/// Matrix, as the shared start-up runs it (see [`crate::adapter`]).
-pub struct Matrix;
-
-impl Adapter for Matrix {
-    type Settings = Settings;
-    // The SDK logs every failed request as an error, expected ones included (account data a
-    // new account has not set yet); the failures that matter reach Chimera's own log lines.
-    // Key backup is not used (docs/matrix.md), so its "no backup key" warnings are noise.
-    const LOG_FILTER: &'static str = "info,matrix_sdk=warn,matrix_sdk::http_client=off,matrix_sdk_crypto=warn,matrix_sdk_crypto::backups=error,matrix_sdk_base=warn";
-    // Whatever still waits on the network or a blocking thread is not waited for.
-    const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
-
-    fn settings() -> anyhow::Result<Settings> {
-        Ok(Settings::from_env()?)
-    }
-
-    fn serve(
-        settings: Settings,
-        stop: impl Future<Output = ()> + Send + 'static,
-    ) -> impl Future<Output = anyhow::Result<()>> {
-        serve(settings, stop)
-    }
-}
-
 /// `chimera matrix`: reads the settings, logs in (or restores the stored session), and runs
 /// until SIGINT or SIGTERM.
 pub fn run(args: AdapterArgs) -> anyhow::Result<ExitCode> {
-    crate::adapter::run::<Matrix>(args.env_file.as_deref())
+    let process = Process {
+        // The SDK logs every failed request as an error, expected ones included (account data a
+        // new account has not set yet); the failures that matter reach Chimera's own log lines.
+        // Key backup is not used (docs/matrix.md), so its "no backup key" warnings are noise.
+        log_filter: "info,matrix_sdk=warn,matrix_sdk::http_client=off,matrix_sdk_crypto=warn,matrix_sdk_crypto::backups=error,matrix_sdk_base=warn",
+        // Whatever still waits on the network or a blocking thread is not waited for.
+        shutdown_grace: Duration::from_secs(1),
+    };
+    crate::adapter::run(&args, process, Settings::from_env, serve)
 }
 
 /// One event to handle, in its room's queue, with its claim on Chimera's sync position.

@@ -4,7 +4,7 @@
 //!
 //! What it guarantees, whatever the adapter:
 //! - Settings are read after `.env` is loaded, and logging is on before anything can fail.
-//! - The process exits within the adapter's [`Adapter::SHUTDOWN_GRACE`] of `serve` returning,
+//! - The process exits within the adapter's [`Process::shutdown_grace`] of `serve` returning,
 //!   whatever the network or a blocking thread is still doing.
 //! - Games end on time, challenges expire and tournaments run on the adapter's tick, and
 //!   Chimera's own moves go out as soon as they are made, not at the next tick.

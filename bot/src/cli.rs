@@ -21,10 +21,10 @@ enum Command {
     Console(crate::console::ConsoleArgs),
     #[cfg(feature = "discord")]
     /// The Discord bot: settings from the environment or .env (see .env.example).
-    Discord(crate::discord::DiscordArgs),
+    Discord(crate::adapter::AdapterArgs),
     #[cfg(feature = "matrix")]
     /// The Matrix bot: settings from the environment or .env (see .env.example).
-    Matrix(crate::matrix::MatrixArgs),
+    Matrix(crate::adapter::AdapterArgs),
     /// The engine as a UCI engine on standard input and output (UCI_Variant: chess, golem,
     /// grolman, ghostking, werewolf, unicorngreat).
     Uci,

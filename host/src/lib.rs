@@ -86,8 +86,8 @@ pub struct Settings {
     pub theme: Theme,
     /// How long a challenge waits for an answer.
     pub challenge_expiry_ms: i64,
-    /// The largest file the network takes (Discord's 10 MB): replays are drawn smaller to fit.
-    pub upload_limit: usize,
+    /// What the chat network takes, as its adapter says: the host holds no network's numbers.
+    pub network: NetworkLimits,
     /// How much one user may do (see `limits`).
     pub limits: Limits,
     /// Threads the engine thinks on in games against Chimera; 0 leaves its moves to another
@@ -113,7 +113,7 @@ impl Settings {
             board_size: render::BoardView::DEFAULT_SIZE,
             theme: Theme::default(),
             challenge_expiry_ms: clock::DAY_MS,
-            upload_limit: 10 * 1024 * 1024,
+            network: NetworkLimits::NONE,
             limits: Limits::default(),
             engine_threads: default_engine_threads(),
             analysis_budget: std::time::Duration::from_millis(100),
@@ -121,6 +121,22 @@ impl Settings {
             adapter_connects: false,
         }
     }
+}
+
+/// What a chat network takes, as its adapter tells the host (in [`Settings::network`]): the host
+/// draws and keys what it sends to fit, so that each adapter gives its own network's numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetworkLimits {
+    /// The largest file it takes, in bytes: replays are drawn smaller to fit.
+    pub upload_bytes: usize,
+    /// The longest idempotency key it keeps, in characters: an announcement's key is made to fit
+    /// (see [`Message::key`]).
+    pub key_chars: usize,
+}
+
+impl NetworkLimits {
+    /// No network in between (the console, tests): anything goes.
+    pub const NONE: NetworkLimits = NetworkLimits { upload_bytes: usize::MAX, key_chars: usize::MAX };
 }
 
 /// Half the machine's cores, at least one: the other half answers players.
@@ -323,7 +339,9 @@ impl Host {
         self.inner.settings.clock.now_ms()
     }
 
-    fn store(&self) -> &AsyncStore {
+    /// The host's database: an adapter keeps what its network does not keep for it there (the
+    /// Matrix ledger), so it is shared, migrated and backed up with the games.
+    pub fn store(&self) -> &AsyncStore {
         &self.inner.store
     }
 

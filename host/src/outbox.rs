@@ -202,9 +202,7 @@ impl Host {
             .map_err(|e| Refusal::Broken(format!("announcement {} does not read: {e}", post.id)))?;
         let mut message = Message::text(stored.text).in_channel(&post.channel);
         message.mentions = stored.mentions.into_iter().map(|(id, name)| User { id, name }).collect();
-        // Unique for the database's life (ids are never reused) and, with the time it was
-        // queued, beyond it; within Discord's 25 characters.
-        message.key = Some(format!("{}.{}", post.id, post.created_at));
+        message.key = key(post, self.settings().network.key_chars);
         Ok(match stored.picture {
             None => message,
             Some(Picture::Board(game)) => {
@@ -256,5 +254,35 @@ impl Host {
         if let Err(e) = self.store().write(move |tx| tx.post_failed(id, retry_at)).await {
             tracing::warn!(post = id, "cannot record the failed attempt: {e}");
         }
+    }
+}
+
+/// An announcement's idempotency key, as long as the network keeps: its id and the time it was
+/// queued (unique for the database's life, as ids are never reused, and beyond it), else its id
+/// alone, else none.
+fn key(post: &data::Post, limit: usize) -> Option<String> {
+    [format!("{}.{}", post.id, post.created_at), post.id.to_string()]
+        .into_iter()
+        .find(|key| key.chars().count() <= limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_fits_the_network() {
+        let post = data::Post {
+            id: 1234,
+            channel: "c".into(),
+            body: String::new(),
+            attempts: 0,
+            created_at: 1_700_000_000_000,
+        };
+        assert_eq!(key(&post, usize::MAX).as_deref(), Some("1234.1700000000000"));
+        // Discord's nonce: 25 characters.
+        assert_eq!(key(&post, 25).as_deref(), Some("1234.1700000000000"));
+        assert_eq!(key(&post, 8).as_deref(), Some("1234"));
+        assert_eq!(key(&post, 3), None);
     }
 }

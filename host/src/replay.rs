@@ -121,7 +121,7 @@ impl Host {
                 variant.name(),
                 game.moves().len().div_ceil(2)
             );
-            host.inner.renderer.game_gif_within(&gif, settings.upload_limit).map(|out| (out, alt))
+            host.inner.renderer.game_gif_within(&gif, settings.network.upload_bytes).map(|out| (out, alt))
         })
         .await
         .map_err(|e| Refusal::Broken(format!("drawing the replay of game {id} failed: {e}")))?;

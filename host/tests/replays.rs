@@ -82,7 +82,7 @@ async fn a_replay_is_for_finished_games_that_exist() {
 
 #[tokio::test]
 async fn a_replay_too_large_to_upload_is_drawn_smaller_and_says_so() {
-    let h = Chat::with_settings(|s| s.upload_limit = 12_000).await;
+    let h = Chat::with_settings(|s| s.network.upload_bytes = 12_000).await;
     h.start("chess", "").await;
     let end = h.play(&["f3", "e5", "g4", "Qh4#"]).await;
     assert!(end.contains("(The replay is drawn at "), "{end}");

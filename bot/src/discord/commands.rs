@@ -1,13 +1,14 @@
 //! The slash commands: one small function each. Every one builds the host's typed [`Command`]
 //! straight from its typed options (choice lists convert with `From`, people are the users
 //! Discord resolved), so nothing typed into one option can set another, and hands it to
-//! [`super::respond::run`].
+//! [`super::incoming::run`]. `/move` suggests the legal moves as the player types.
 
 use host::{ColorChoice, Command, DrawAction, OfferAction, TimeControl, RATED_BY_DEFAULT};
 use poise::serenity_prelude as serenity;
 
-use super::respond::{person, run};
-use super::{Context, Error};
+use super::incoming::{person, run};
+use super::outgoing::clip;
+use super::{Context, Error, PLATFORM};
 
 /// Every command Chimera registers, in the order `/help` lists them.
 pub fn all() -> Vec<poise::Command<super::Data, Error>> {
@@ -31,7 +32,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         rating(),
         leaderboard(),
         history(),
-        super::tournament::tournament(),
+        super::tournament_commands::tournament(),
         help(),
     ]
 }
@@ -219,11 +220,32 @@ pub async fn decline(
 pub async fn r#move(
     ctx: Context<'_>,
     #[description = "SAN (Nf3, exd5, O-O) or coordinates (g1f3); start typing for the legal moves"]
-    #[autocomplete = "super::respond::suggest_moves"]
+    #[autocomplete = "suggest_moves"]
     r#move: String,
     #[description = "Play a Grolman turn that loses on the spot"] confirm: Option<bool>,
 ) -> Result<(), Error> {
     run(ctx, Ok(move_command(&r#move, confirm))).await
+}
+
+/// Discord's limits on autocomplete ("Autocomplete"): choices, and each one's name and value.
+const CHOICE_LIMIT: usize = 25;
+const CHOICE_TEXT_LIMIT: usize = 100;
+
+/// `/move` autocomplete: the legal moves matching what the player typed.
+async fn suggest_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let user = ctx.author().id.to_string();
+    let found =
+        ctx.data().host.suggest_moves(PLATFORM, &ctx.channel_id().to_string(), &user, typed, CHOICE_LIMIT).await;
+    let suggestions = found.unwrap_or_else(|e| {
+        tracing::warn!("move suggestions failed: {e:#}");
+        Vec::new()
+    });
+    let choices = suggestions
+        .into_iter()
+        .filter(|s| !s.value.is_empty() && s.value.len() <= CHOICE_TEXT_LIMIT)
+        .map(|s| serenity::AutocompleteChoice::new(clip(&s.label, CHOICE_TEXT_LIMIT), s.value))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
 /// The move field is move text, whatever it holds: `e4 confirm:yes` typed there is a move

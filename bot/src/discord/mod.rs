@@ -1,36 +1,41 @@
 //! `chimera discord`: the game host on Discord, through serenity, with poise for the slash
 //! commands.
 //!
-//! - `commands`: one small function per slash command, each building the host's typed command.
-//! - `respond`: a typed command (or a button's command line) in, the host's reply out as Discord
-//!   messages, deferred if slow.
-//! - `places`: threads for games whose channel is busy.
+//! - `commands` (and `tournament_commands`, `/tournament`'s subcommands): one small function per
+//!   slash command, each building the host's typed command.
+//! - `incoming`: an interaction in (a typed command, or a button's command line), a request to
+//!   the host, deferred if the host is slow.
+//! - `text`: the host's text as Discord content.
+//! - `outgoing`: the host's reply out as Discord messages.
+//! - `channel`: channels, and threads for games whose channel is busy ([`DiscordThreads`]).
 //! - `settings`: what `.env.example` lists.
 //!
 //! Buttons carry the host's command lines as custom ids (`/accept challenge:12`), so a button
 //! works after a restart exactly as when it was made, and the host refuses a stale one. The
 //! scheduler runs in the same process and posts what it announces; see the README for sharding.
 
+mod channel;
 mod commands;
-mod places;
-mod respond;
+mod incoming;
+mod outgoing;
 mod settings;
 mod text;
-mod tournament;
+mod tournament_commands;
 
 use std::future::Future;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 use serenity::{ConnectionStage, FullEvent, GatewayIntents, Interaction, Permissions};
 use tracing::{error, info, warn};
 
-use host::Host;
-pub use places::Threads;
-use respond::{Origin, Target};
+use crate::adapter::{AdapterArgs, Background, Process};
+pub use channel::DiscordThreads;
+use host::{Host, NetworkLimits};
+use incoming::{Origin, Target};
 pub use settings::{Settings, SettingsError, Shards};
 
 /// The platform name Discord games are stored under.
@@ -44,9 +49,13 @@ pub const PERMISSIONS: Permissions = Permissions::VIEW_CHANNEL
     .union(Permissions::EMBED_LINKS)
     .union(Permissions::ATTACH_FILES);
 
+/// What Discord takes: files up to 10 MiB (a server without boosts), nonces up to 25
+/// characters ("Create Message").
+pub const LIMITS: NetworkLimits = NetworkLimits { upload_bytes: 10 * 1024 * 1024, key_chars: 25 };
+
 /// How long stopping waits for the gateway connections to close, and then for what is left: the
 /// bot exits within a few seconds of SIGTERM whatever the network is doing.
-const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 
 /// Shared by every command and event: poise's "data".
 pub struct Data {
@@ -57,25 +66,10 @@ pub struct Data {
 pub type Error = anyhow::Error;
 pub type Context<'a> = poise::Context<'a, Data, Error>;
 
-#[derive(clap::Args, Debug)]
-pub struct DiscordArgs {
-    /// A settings file to load before the environment (default: `.env`, if there is one).
-    #[arg(long, value_name = "FILE")]
-    env_file: Option<PathBuf>,
-}
-
 /// `chimera discord`: reads the settings, connects, and runs until SIGINT or SIGTERM.
-pub fn run(args: DiscordArgs) -> anyhow::Result<ExitCode> {
-    crate::settings::load_env(args.env_file.as_deref())?;
-    crate::settings::init_logging("info,serenity=warn,poise=warn");
-    let settings = Settings::from_env()?;
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    let served = runtime.block_on(serve(settings, crate::settings::shutdown_signal()));
-    // Whatever a stuck connection left running is not waited for past this.
-    runtime.shutdown_timeout(SHUTDOWN_GRACE);
-    served?;
-    Ok(ExitCode::SUCCESS)
+pub fn run(args: AdapterArgs) -> anyhow::Result<ExitCode> {
+    let process = Process { log_filter: "info,serenity=warn,poise=warn", shutdown_grace: SHUTDOWN_GRACE };
+    crate::adapter::run(&args, process, Settings::from_env, serve)
 }
 
 /// Runs the bot until `stop` completes, then closes the gateway connections and lets the
@@ -121,10 +115,7 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         .await
         .context("cannot build the Discord client")?;
 
-    let scheduler = tokio::spawn(schedule(host.clone(), Arc::clone(&client.http), settings.common.tick));
-    // Well inside the window in which a heartbeat means "alive", whatever the tick.
-    let beat = settings.common.tick.min(std::time::Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
-    let heartbeat = tokio::spawn(heartbeat(host.clone(), beat));
+    let background = Background::start(&host, DiscordThreads::new(Arc::clone(&client.http)), settings.common.tick);
     let shards = Arc::clone(&client.shard_manager);
     let (stopping, stopped) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
@@ -153,39 +144,10 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
             }
         },
     };
-    scheduler.abort();
-    heartbeat.abort();
+    drop(background);
     started.context("the Discord connection failed")?;
     info!("stopped");
     Ok(())
-}
-
-/// Ends games on time and expires challenges, posting what the host announces.
-async fn schedule(host: Host, http: Arc<serenity::Http>, every: std::time::Duration) {
-    let mut interval = tokio::time::interval(every);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        // The host posts what it announces through the places itself; Chimera's moves in games
-        // against it go out as soon as they are made.
-        tokio::select! {
-            _ = interval.tick() => host.tick(&Threads::new(Arc::clone(&http))).await,
-            _ = host.posts_waiting() => host.deliver(&Threads::new(Arc::clone(&http))).await,
-        };
-    }
-}
-
-/// Says this process is alive on a timer of its own, so that a long tick (a tournament round
-/// opening many threads) does not make a process starting beside it take it for dead and move
-/// every clock on (see the host's `schedule.rs`).
-async fn heartbeat(host: Host, every: std::time::Duration) {
-    let mut interval = tokio::time::interval(every);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        interval.tick().await;
-        if let Err(e) = host.heartbeat().await {
-            warn!("{e}");
-        }
-    }
 }
 
 /// Button clicks: each button's custom id is a command line, run as the user who clicked.
@@ -218,7 +180,7 @@ async fn on_event(framework: poise::FrameworkContext<'_, Data, Error>, event: &F
             click.member.as_ref(),
             Origin::Button,
         );
-        respond::click(framework.serenity_context, framework.user_data, &target, &click.data.custom_id).await?;
+        incoming::click(framework.serenity_context, framework.user_data, &target, &click.data.custom_id).await?;
     }
     Ok(())
 }

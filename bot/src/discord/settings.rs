@@ -84,6 +84,7 @@ impl Settings {
     /// The host's settings for this bot.
     pub fn host(&self) -> host::Settings {
         let mut host = self.common.host(super::PLATFORM);
+        host.network = super::LIMITS;
         // Clocks run once the gateway says READY, and stop while it is lost.
         host.adapter_connects = true;
         host

@@ -59,12 +59,12 @@ impl FromStr for Channel {
 /// The host's places on Matrix: threads for games whose channel is busy (a notice in the room,
 /// titled as the host asks, `Round 2 · Board 3 · alice vs bob`, becomes the root of the game's
 /// thread), and announcements posted with their key as the transaction id.
-pub struct Threads {
+pub struct MatrixThreads {
     pub speaker: Speaker,
 }
 
 #[async_trait]
-impl Places for Threads {
+impl Places for MatrixThreads {
     async fn open_place(&self, parent_channel: &str, title: &str) -> Result<String, PlaceError> {
         let parent: Channel = parent_channel.parse()?;
         let room =

@@ -155,7 +155,7 @@ impl Bot {
         id: &str,
         sent: MilliSecondsSinceUnixEpoch,
     ) -> anyhow::Result<bool> {
-        if sender == self.me || sent < self.not_before || self.ledger.is_handled(id)? {
+        if sender == self.me || sent < self.not_before || self.ledger.is_handled(id).await? {
             return Ok(false);
         }
         let me = room.get_member_no_sync(&self.me).await?;
@@ -185,7 +185,7 @@ impl Bot {
                     // Chat: no answer. Remembered all the same: an event may be given again after
                     // a restart (see `position`), and by then the same words may have become a
                     // legal move (the opponent's turn has come), which they were not when sent.
-                    self.ledger.mark_handled(&id, self.host.now())?;
+                    self.ledger.mark_handled(&id, self.host.now()).await?;
                     return Ok(());
                 }
                 Ok(Command::Move { text: said, confirm: false, game: None })
@@ -201,7 +201,7 @@ impl Bot {
         if !reply.quiet {
             self.answer(&origin, &id, reply).await?;
         }
-        self.ledger.mark_handled(&id, self.host.now())?;
+        self.ledger.mark_handled(&id, self.host.now()).await?;
         Ok(())
     }
 
@@ -216,11 +216,11 @@ impl Bot {
         }
         let annotation = &event.content.relates_to;
         let message_id = annotation.event_id.to_string();
-        let Some(button) = self.ledger.button(&message_id, &annotation.key)? else { return Ok(()) };
+        let Some(button) = self.ledger.button(&message_id, &annotation.key).await? else { return Ok(()) };
         let channel = button.channel.parse::<Channel>().map_err(anyhow::Error::msg)?;
         let called = button.callers.iter().any(|c| c == event.sender.as_str());
         if !counts_in(&channel, room.room_id()) || (button.private && !called) {
-            self.ledger.mark_handled(&id, self.host.now())?;
+            self.ledger.mark_handled(&id, self.host.now()).await?;
             return Ok(());
         }
         let origin = Origin { channel, event: Some(annotation.event_id.clone()), asker: event.sender.clone() };
@@ -228,7 +228,7 @@ impl Bot {
             if called {
                 self.answer(&origin, &id, Reply::error("That question has been answered already.")).await?;
             }
-            self.ledger.mark_handled(&id, self.host.now())?;
+            self.ledger.mark_handled(&id, self.host.now()).await?;
             return Ok(());
         }
         let reply = match self.read(room, &button.command).await {
@@ -240,10 +240,10 @@ impl Bot {
                 self.answer(&origin, &id, reply).await?;
             }
         } else {
-            self.ledger.use_buttons(&message_id)?;
+            self.ledger.use_buttons(&message_id).await?;
             self.answer(&origin, &id, reply).await?;
         }
-        self.ledger.mark_handled(&id, self.host.now())?;
+        self.ledger.mark_handled(&id, self.host.now()).await?;
         Ok(())
     }
 

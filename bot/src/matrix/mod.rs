@@ -8,7 +8,8 @@
 //! - `outgoing`: the host's reply out as Matrix events (notices with HTML and `m.mentions`,
 //!   refusals as replies, boards as `m.image`, buttons as reactions).
 //! - `channel`: rooms and threads as the host's channels; threads for games of busy rooms.
-//! - `ledger`: the events already answered, and the reactions that stand for buttons.
+//! - `ledger`: the events already answered, the reactions that stand for buttons, and the sync
+//!   position, in Chimera's database (data's ledger).
 //!
 //! What it guarantees: every command received is answered, even after a SIGKILL or a power cut:
 //! sync resumes from Chimera's own position (`position`), which moves on only once every event
@@ -41,7 +42,7 @@ mod settings;
 pub mod text;
 
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -60,7 +61,8 @@ use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId};
 use matrix_sdk::{LoopCtrl, Room};
 use tracing::{info, warn};
 
-use host::Host;
+use crate::adapter::{AdapterArgs, Background, Process};
+use host::{Host, NetworkLimits};
 
 pub use channel::Channel;
 pub use settings::{Credentials, Settings};
@@ -79,36 +81,27 @@ pub const FINISH_GRACE: Duration = Duration::from_secs(5);
 /// How often the ledger forgets the events handled too long ago to come again as fresh.
 pub const PRUNE_EVERY: Duration = Duration::from_secs(10 * 60);
 
+/// The largest upload assumed of a homeserver that does not say (its media config fails): a
+/// conservative guess, well under Synapse's default of 50 MiB.
+const UPLOAD_BYTES_UNSAID: usize = 10 * 1024 * 1024;
+
 /// Timeline events per room in one sync: a restart syncs again from Chimera's position, which
 /// may be a busy while behind, and a room with more events than this since then would have the
 /// older ones left out of the sync (a "limited" timeline).
 const TIMELINE_LIMIT: u32 = 200;
 
-#[derive(clap::Args, Debug)]
-pub struct MatrixArgs {
-    /// A settings file to load before the environment (default: `.env`, if there is one).
-    #[arg(long, value_name = "FILE")]
-    env_file: Option<PathBuf>,
-}
-
 /// `chimera matrix`: reads the settings, logs in (or restores the stored session), and runs
 /// until SIGINT or SIGTERM.
-pub fn run(args: MatrixArgs) -> anyhow::Result<ExitCode> {
-    crate::settings::load_env(args.env_file.as_deref())?;
-    // The SDK logs every failed request as an error, expected ones included (account data a
-    // new account has not set yet); the failures that matter reach Chimera's own log lines.
-    // Key backup is not used (docs/matrix.md), so its "no backup key" warnings are noise.
-    crate::settings::init_logging(
-        "info,matrix_sdk=warn,matrix_sdk::http_client=off,matrix_sdk_crypto=warn,matrix_sdk_crypto::backups=error,matrix_sdk_base=warn",
-    );
-    let settings = Settings::from_env()?;
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    let served = runtime.block_on(serve(settings, crate::settings::shutdown_signal()));
-    // Whatever still waits on the network or a blocking thread is not waited for.
-    runtime.shutdown_timeout(Duration::from_secs(1));
-    served?;
-    Ok(ExitCode::SUCCESS)
+pub fn run(args: AdapterArgs) -> anyhow::Result<ExitCode> {
+    let process = Process {
+        // The SDK logs every failed request as an error, expected ones included (account data a
+        // new account has not set yet); the failures that matter reach Chimera's own log lines.
+        // Key backup is not used (docs/matrix.md), so its "no backup key" warnings are noise.
+        log_filter: "info,matrix_sdk=warn,matrix_sdk::http_client=off,matrix_sdk_crypto=warn,matrix_sdk_crypto::backups=error,matrix_sdk_base=warn",
+        // Whatever still waits on the network or a blocking thread is not waited for.
+        shutdown_grace: Duration::from_secs(1),
+    };
+    crate::adapter::run(&args, process, Settings::from_env, serve)
 }
 
 /// One event to handle, in its room's queue, with its claim on Chimera's sync position.
@@ -128,8 +121,8 @@ pub(crate) struct Bot {
     host: Host,
     settings: Settings,
     me: OwnedUserId,
-    ledger: Arc<ledger::Ledger>,
-    /// Sends what the host says (answers, and announcements through [`channel::Threads`]).
+    ledger: ledger::Ledger,
+    /// Sends what the host says (answers, and announcements through [`channel::MatrixThreads`]).
     speaker: outgoing::Speaker,
     /// Events sent before this are stale (see [`STALE_AFTER`]).
     not_before: MilliSecondsSinceUnixEpoch,
@@ -154,19 +147,16 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         }
     };
     let (bot, client) = started;
-    let scheduler = tokio::spawn(schedule(bot.host.clone(), bot.places(), bot.settings.common.tick));
-    // Well inside the window in which a heartbeat means "alive", whatever the tick.
-    let beat = bot.settings.common.tick.min(Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
-    let heartbeat = tokio::spawn(heartbeat(bot.host.clone(), beat));
-    let pruner = tokio::spawn(prune(Arc::clone(&bot.ledger), PRUNE_EVERY));
-    let keeper = tokio::spawn(keep_position(Arc::clone(&bot.position), Arc::clone(&bot.ledger)));
+    let background = Background::start(&bot.host, bot.places(), bot.settings.common.tick);
+    let pruner = tokio::spawn(prune(bot.ledger.clone(), PRUNE_EVERY));
+    let keeper = tokio::spawn(keep_position(Arc::clone(&bot.position), bot.ledger.clone()));
     let syncs = presence::Syncs::new();
     let watchdog = tokio::spawn(syncs.clone().watch(bot.host.clone()));
     info!(user = %bot.me, device = ?client.device_id(), "connected; syncing");
     // From Chimera's own position when it has one; else (the first run, or a store from before
     // it was kept) from the SDK's token, or from now on the very first run.
     let mut sync_settings = SyncSettings::default().timeout(Duration::from_secs(10)).filter(sync_filter());
-    if let Some(token) = bot.ledger.position()? {
+    if let Some(token) = bot.ledger.position().await? {
         sync_settings = sync_settings.token(token);
     }
     let position = Arc::clone(&bot.position);
@@ -188,8 +178,7 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
             Ok(())
         }
     };
-    scheduler.abort();
-    heartbeat.abort();
+    drop(background);
     watchdog.abort();
     pruner.abort();
     if tokio::time::timeout(FINISH_GRACE, bot.finish()).await.is_err() {
@@ -197,7 +186,7 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
     }
     keeper.abort();
     let _ = keeper.await;
-    save_position(&bot.position, &bot.ledger);
+    save_position(&bot.position, &bot.ledger).await;
     info!("stopped");
     result
 }
@@ -208,23 +197,22 @@ async fn start(settings: Settings) -> anyhow::Result<(Arc<Bot>, matrix_sdk::Clie
     make_private(&settings.store_dir).with_context(|| {
         format!("cannot create MATRIX_STORE_DIR {} for this user alone", settings.store_dir.display())
     })?;
-    let ledger = Arc::new(ledger::Ledger::open(&settings.store_dir.join("chimera-ledger.sqlite3"))?);
-    forget_stale(&ledger);
-    let host = Host::open(settings.host()).await?;
     let client = session::connect(&settings).await?;
+    let host = Host::open(settings.host(network_limits(&client).await)).await?;
+    let me = client.user_id().context("the Matrix session has no user")?.to_owned();
+    let device = client.device_id().context("the Matrix session has no device")?;
+    let ledger = ledger::Ledger::new(host.store().clone(), format!("{me}/{device}"));
+    ledger.import(&settings.store_dir.join("chimera-ledger.sqlite3")).await.context("cannot import the old ledger")?;
+    forget_stale(&ledger).await;
     // The SDK's stores are open now (and their files made): they are this user's alone too.
     make_private(&settings.store_dir)
         .with_context(|| format!("cannot protect MATRIX_STORE_DIR {}", settings.store_dir.display()))?;
-    let me = client.user_id().context("the Matrix session has no user")?.to_owned();
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     let not_before =
         MilliSecondsSinceUnixEpoch::from_system_time(std::time::UNIX_EPOCH + now.saturating_sub(STALE_AFTER))
             .unwrap_or(MilliSecondsSinceUnixEpoch(0u32.into()));
-    let speaker = outgoing::Speaker {
-        client: client.clone(),
-        prefix: settings.prefix.as_str().into(),
-        ledger: Arc::clone(&ledger),
-    };
+    let speaker =
+        outgoing::Speaker { client: client.clone(), prefix: settings.prefix.as_str().into(), ledger: ledger.clone() };
     let bot = Arc::new(Bot {
         host,
         settings,
@@ -254,6 +242,22 @@ async fn start(settings: Settings) -> anyhow::Result<(Arc<Bot>, matrix_sdk::Clie
         bot.enqueue(&room, Job { event: Event::Reaction(event), ticket });
     });
     Ok((bot, client))
+}
+
+/// What the homeserver takes: files up to the size its media config reports (Synapse's
+/// `max_upload_size`), or [`UPLOAD_BYTES_UNSAID`] where it does not say; transaction ids of any
+/// length.
+async fn network_limits(client: &matrix_sdk::Client) -> NetworkLimits {
+    let upload_bytes = match client.load_or_fetch_max_upload_size().await {
+        Ok(size) => usize::try_from(u64::from(size)).unwrap_or(usize::MAX),
+        Err(e) => {
+            warn!(
+                "the homeserver does not say how large an upload it takes ({e}); assuming {UPLOAD_BYTES_UNSAID} bytes"
+            );
+            UPLOAD_BYTES_UNSAID
+        }
+    };
+    NetworkLimits { upload_bytes, key_chars: usize::MAX }
 }
 
 /// What a sync asks for: the SDK's defaults, with room timelines long enough for a restart
@@ -293,36 +297,31 @@ fn make_private(dir: &Path) -> std::io::Result<()> {
 
 /// Forgets what was handled before the stale limit: it can never come again as fresh (see
 /// `is_fresh`).
-fn forget_stale(ledger: &ledger::Ledger) {
+async fn forget_stale(ledger: &ledger::Ledger) {
     let long_ago = std::time::SystemTime::now() - 2 * STALE_AFTER;
     let ms = long_ago.duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis() as i64;
-    if let Err(e) = ledger.forget_handled_before(ms) {
+    if let Err(e) = ledger.forget_handled_before(ms).await {
         warn!("cannot prune the ledger: {e}");
     }
 }
 
 /// Prunes the ledger every `every`, so that a bot that runs for months keeps a ledger of the
 /// last minutes' events, not of every event it ever answered.
-async fn prune(ledger: Arc<ledger::Ledger>, every: Duration) {
-    let mut interval = tokio::time::interval(every);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        interval.tick().await;
-        forget_stale(&ledger);
-    }
+async fn prune(ledger: ledger::Ledger, every: Duration) {
+    crate::adapter::every(every, || forget_stale(&ledger)).await
 }
 
 /// Stores Chimera's position each time it moves.
-async fn keep_position(position: Arc<position::Position>, ledger: Arc<ledger::Ledger>) {
+async fn keep_position(position: Arc<position::Position>, ledger: ledger::Ledger) {
     loop {
         position.moved().await;
-        save_position(&position, &ledger);
+        save_position(&position, &ledger).await;
     }
 }
 
-fn save_position(position: &position::Position, ledger: &ledger::Ledger) {
+async fn save_position(position: &position::Position, ledger: &ledger::Ledger) {
     if let Some(token) = position.take_settled() {
-        if let Err(e) = ledger.save_position(&token) {
+        if let Err(e) = ledger.save_position(&token).await {
             // Not moved on: the events since the last stored position come again next start,
             // and the ledger answers each once.
             warn!("cannot store the sync position: {e}");
@@ -364,37 +363,9 @@ async fn on_invite(event: StrippedRoomMemberEvent, room: Room, bot: Ctx<Arc<Bot>
     });
 }
 
-/// Ends games on time, expires challenges, runs tournaments: the host posts what it announces
-/// through `places` itself (see [`channel::Threads`]).
-async fn schedule(host: Host, places: channel::Threads, every: Duration) {
-    let mut interval = tokio::time::interval(every);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        // Chimera's moves in games against it go out as soon as they are made.
-        tokio::select! {
-            _ = interval.tick() => host.tick(&places).await,
-            _ = host.posts_waiting() => host.deliver(&places).await,
-        };
-    }
-}
-
-/// Says this process is alive on a timer of its own, so that a long tick (a tournament round
-/// opening many threads) does not make a process starting beside it take it for dead and move
-/// every clock on (see the host's `schedule.rs`).
-async fn heartbeat(host: Host, every: Duration) {
-    let mut interval = tokio::time::interval(every);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        interval.tick().await;
-        if let Err(e) = host.heartbeat().await {
-            warn!("{e}");
-        }
-    }
-}
-
 impl Bot {
-    fn places(&self) -> channel::Threads {
-        channel::Threads { speaker: self.speaker.clone() }
+    fn places(&self) -> channel::MatrixThreads {
+        channel::MatrixThreads { speaker: self.speaker.clone() }
     }
 
     fn enqueue(self: &Arc<Self>, room: &Room, job: Job) {
@@ -471,21 +442,22 @@ mod tests {
     #[tokio::test]
     async fn the_ledger_is_pruned_on_a_schedule_not_only_at_start() {
         let dir = tempfile::tempdir().unwrap();
-        let ledger = Arc::new(ledger::Ledger::open(&dir.path().join("ledger.sqlite3")).unwrap());
+        let store = data::AsyncStore::open(dir.path().join("chimera.db")).await.unwrap();
+        let ledger = ledger::Ledger::new(store, "@bot:x/DEV".into());
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
-        ledger.mark_handled("$recent", now).unwrap();
-        let pruner = tokio::spawn(prune(Arc::clone(&ledger), Duration::from_millis(20)));
+        ledger.mark_handled("$recent", now).await.unwrap();
+        let pruner = tokio::spawn(prune(ledger.clone(), Duration::from_millis(20)));
         // Handled long ago, after the bot started: the schedule forgets it.
-        ledger.mark_handled("$old", now - 3 * STALE_AFTER.as_millis() as i64).unwrap();
+        ledger.mark_handled("$old", now - 3 * STALE_AFTER.as_millis() as i64).await.unwrap();
         for _ in 0..500 {
-            if !ledger.is_handled("$old").unwrap() {
+            if !ledger.is_handled("$old").await.unwrap() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         pruner.abort();
-        assert!(!ledger.is_handled("$old").unwrap(), "pruned within 5 s");
-        assert!(ledger.is_handled("$recent").unwrap(), "what is recent stays");
+        assert!(!ledger.is_handled("$old").await.unwrap(), "pruned within 5 s");
+        assert!(ledger.is_handled("$recent").await.unwrap(), "what is recent stays");
     }
 
     #[cfg(unix)]

@@ -62,7 +62,7 @@ const TEXT_LIMIT: usize = 3000;
 pub struct Speaker {
     pub client: Client,
     pub prefix: Arc<str>,
-    pub ledger: Arc<Ledger>,
+    pub ledger: Ledger,
 }
 
 /// The transaction ids of one message's events: `key` and the event's place in the message.
@@ -149,7 +149,7 @@ impl Speaker {
                     private: message.private,
                     used: false,
                 };
-                self.ledger.add_button(notice.as_str(), key, &stored)?;
+                self.ledger.add_button(notice.as_str(), key, &stored).await?;
                 let reaction = ReactionEventContent::new(Annotation::new(notice.clone(), key.clone()));
                 send(&room, reaction, txns.next()).await.context("cannot react")?;
             }

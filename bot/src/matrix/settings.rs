@@ -16,7 +16,7 @@ pub struct Settings {
     /// The bot's account, a full user id (`@chimera:example.org`).
     pub user: OwnedUserId,
     pub credentials: Credentials,
-    /// The SDK's state and crypto store, the session and the bot's ledger of handled events.
+    /// The SDK's state and crypto store, and the session (the bot's ledger is in the database).
     pub store_dir: PathBuf,
     /// Encrypts the store's secrets at rest when set; hidden from `Debug`.
     pub store_passphrase: Option<Secret>,
@@ -106,8 +106,10 @@ impl Settings {
     }
 
     /// The host's settings for this bot.
-    pub fn host(&self) -> host::Settings {
+    /// The host's settings, with what the homeserver takes.
+    pub fn host(&self, network: host::NetworkLimits) -> host::Settings {
         let mut host = self.common.host(super::PLATFORM);
+        host.network = network;
         // Clocks run once a sync came back, and stop while syncs fail (see `presence`).
         host.adapter_connects = true;
         host

@@ -8,7 +8,7 @@ use crate::harness::{button, World};
 /// A name that would be a masked link, a code fence, a role mention and `@everyone`.
 const HOSTILE: &str = "[prize](https://example.com) ```<@&1> @everyone";
 /// The same name as Discord's markdown must receive it to show it as typed.
-const ESCAPED: &str = r"\[prize\]\(https\://example.com\) \`\`\`\<\@&1\> \@everyone";
+const ESCAPED: &str = r"\[prize\](https\://example.com) \`\`\`\<\@&1\> \@everyone";
 
 #[tokio::test]
 async fn a_players_name_shows_as_typed_in_messages_and_in_the_pgn() {
@@ -48,7 +48,7 @@ async fn a_tournaments_name_shows_as_typed() {
     let created = world.slash(world.alice, world.lobby, "tournament create", args).await.message;
     assert!(!created.is_ephemeral(), "{}", created.content);
     assert!(
-        created.content.contains(r#""\[prize\]\(https\://example.com\) \<\@&1\> \@everyone""#),
+        created.content.contains(r#""\[prize\](https\://example.com) \<\@&1\> \@everyone""#),
         "{}",
         created.content
     );

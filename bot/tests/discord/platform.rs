@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use chimera::discord::Threads;
+use chimera::discord::DiscordThreads;
 use host::{Host, ManualClock, Request, Settings, User};
 use poise::serenity_prelude as serenity;
 use serde_json::json;
@@ -22,7 +22,7 @@ async fn forbidden_threads_are_asked_for_a_bounded_number_of_times_and_the_tourn
     let guild = fake.add_guild("Club");
     let lobby = fake.add_channel(guild, "lobby");
     let http = serenity::HttpBuilder::new(fake.token()).proxy(fake.base_url()).ratelimiter_disabled(true).build();
-    let places = Threads::new(Arc::new(http));
+    let places = DiscordThreads::new(Arc::new(http));
     let dir = tempfile::tempdir().unwrap();
     let clock = ManualClock::new(T0);
     let mut settings = Settings::new(dir.path().join("chimera.db"), "discord");
@@ -65,7 +65,7 @@ struct Where {
 }
 
 /// `user` types `line` in the lobby, and it must not be refused.
-async fn say(host: &Host, places: &Threads, at: &Where, n: &mut u32, user: &str, line: &str) {
+async fn say(host: &Host, places: &DiscordThreads, at: &Where, n: &mut u32, user: &str, line: &str) {
     *n += 1;
     let request = Request {
         platform: "discord".into(),

@@ -246,6 +246,6 @@ async fn the_store_is_for_the_bots_user_alone_whatever_the_umask() {
             }
         }
     }
-    assert!(files >= 3, "the session, the ledger and the SDK's stores are there");
+    assert!(files >= 3, "the session and the SDK's stores are there");
     assert!(open.is_empty(), "readable by others: {open:#?}");
 }

@@ -2,9 +2,9 @@
 //! says (mention pills read as the user ids they link, reply quotes dropped), and whether it is
 //! a command (the room's prefix, then the host's command line) or text that may be a bare move.
 //!
-//! Part of the library whatever its features (`lib.rs` includes it as `matrix_read`), so that
-//! the fuzz target `matrix_text` (docs/fuzzing.md) reads messages exactly as the bot does
-//! without building matrix-sdk; the adapter uses it as `matrix::text`.
+//! Part of the library whatever its features, so that the fuzz target `matrix_text`
+//! (docs/fuzzing.md) reads messages exactly as the bot does without building matrix-sdk; the
+//! adapter uses it as `matrix::text`.
 
 /// What a text message says to Chimera.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use host::{Command, Format, TimeControl, TournamentCommand, RATED_BY_DEFAULT};
 use poise::serenity_prelude as serenity;
 
 use super::commands::{read, VariantOption};
-use super::respond::{person, run};
+use super::incoming::{person, run};
 use super::{Context, Error};
 
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]

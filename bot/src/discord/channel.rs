@@ -1,4 +1,6 @@
-//! New places for games: on Discord, a public thread of the busy channel.
+//! Channels on Discord: a channel id as the host stores it (decimal text), the host's places
+//! (a public thread of the busy channel for a new game), and a failed Discord call as the host
+//! weighs it.
 
 use std::sync::Arc;
 
@@ -8,24 +10,25 @@ use serenity::{AutoArchiveDuration, ChannelType, CreateThread, Http};
 
 use host::{Message, PlaceError, Places};
 
-use super::respond;
+use super::outgoing;
 
 /// Discord's limit on a thread's name.
 const THREAD_NAME_LIMIT: usize = 100;
 
-/// Opens threads for the host.
-pub struct Threads {
+/// The host's places on Discord: public threads for games whose channel is busy, and
+/// announcements posted in their channels.
+pub struct DiscordThreads {
     http: Arc<Http>,
 }
 
-impl Threads {
-    pub fn new(http: Arc<Http>) -> Threads {
-        Threads { http }
+impl DiscordThreads {
+    pub fn new(http: Arc<Http>) -> DiscordThreads {
+        DiscordThreads { http }
     }
 }
 
 #[async_trait]
-impl Places for Threads {
+impl Places for DiscordThreads {
     async fn open_place(&self, parent_channel: &str, title: &str) -> Result<String, PlaceError> {
         let mut parent =
             channel_id(parent_channel).ok_or_else(|| format!("{parent_channel} is not a Discord channel id"))?;
@@ -43,7 +46,7 @@ impl Places for Threads {
     }
 
     async fn post(&self, message: &Message) -> Result<(), PlaceError> {
-        respond::post(&self.http, message).await
+        outgoing::post(&self.http, message).await
     }
 }
 

@@ -29,15 +29,6 @@ use anyhow::Result;
 use engine::{Info, Level, Limits, Score, Searcher};
 use rules::{Color, Position, Variant};
 
-const VARIANTS: [(&str, Variant); 6] = [
-    ("chess", Variant::Chess),
-    ("golem", Variant::Golem),
-    ("grolman", Variant::Grolman),
-    ("ghostking", Variant::GhostKing),
-    ("werewolf", Variant::Werewolf),
-    ("unicorngreat", Variant::UnicornGreat),
-];
-
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 1024;
 
@@ -71,8 +62,10 @@ pub struct State {
     pub fens: Vec<String>,
 }
 
-fn uci_name(variant: Variant) -> &'static str {
-    VARIANTS.iter().find(|(_, v)| *v == variant).map_or("chess", |(n, _)| n)
+/// A variant's `UCI_Variant` name, as Fairy-Stockfish spells it: its id without hyphens
+/// (`ghost-king` is `ghostking`).
+fn uci_name(variant: Variant) -> String {
+    variant.id().replace('-', "")
 }
 
 /// The position's moves written as one token each, along the line they are played in.
@@ -191,7 +184,7 @@ impl Session {
             "uci" => {
                 self.say(&format!("id name Chimera {}", env!("CARGO_PKG_VERSION")));
                 self.say("id author the Chimera project");
-                let vars: Vec<String> = VARIANTS.iter().map(|(n, _)| format!("var {n}")).collect();
+                let vars: Vec<String> = Variant::ALL.iter().map(|&v| format!("var {}", uci_name(v))).collect();
                 self.say(&format!("option name UCI_Variant type combo default chess {}", vars.join(" ")));
                 self.say("option name Skill Level type spin default 8 min 1 max 8");
                 self.say(&format!(
@@ -252,11 +245,13 @@ impl Session {
         };
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                let variant = VARIANTS
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(value))
-                    .map(|(_, v)| *v)
-                    .ok_or_else(|| format!("unknown UCI_Variant `{value}`; the variants are chess, golem, grolman, ghostking, werewolf, unicorngreat"))?;
+                let variant =
+                    Variant::ALL.iter().copied().find(|&v| uci_name(v).eq_ignore_ascii_case(value)).ok_or_else(
+                        || {
+                            let names: Vec<String> = Variant::ALL.iter().map(|&v| uci_name(v)).collect();
+                            format!("unknown UCI_Variant `{value}`; the variants are {}", names.join(", "))
+                        },
+                    )?;
                 if variant != self.variant {
                     self.variant = variant;
                     self.positions = vec![Position::start(variant)];

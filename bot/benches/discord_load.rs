@@ -22,6 +22,11 @@
 //! [--setups sqlite:1,postgres:2] [--engine-games N] [--analyses N]` (defaults: 1000 games, 200
 //! moves/s, 30 s, the two setups, 0 engine games, 0 analyses).
 //!
+//! Each bot serves `/healthz` and `/metrics` (`CHIMERA_HTTP_ADDR`), scraped four times a second
+//! through the measured window as Prometheus would: the bench reports failed scrapes, unhealthy
+//! answers, the deepest outbox and engine queue seen, and checks the move counters against the
+//! moves it sent.
+//!
 //! Per move it reports the bots' CPU time, the picture bytes sent, and on PostgreSQL the rows
 //! written and the write-ahead log generated (the server's own counters, so they include the
 //! scheduler's work in the same time).
@@ -38,6 +43,9 @@ use serde_json::json;
 #[path = "../../data/src/testing/pg_schema.rs"]
 #[allow(dead_code)]
 mod pg_schema;
+
+#[path = "../tests/support/scrape.rs"]
+mod scrape;
 
 struct Options {
     games: usize,
@@ -140,7 +148,9 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         .map(|shard| fake.add_guild_on_shard(&format!("Load {shard}"), shard.into(), processes.into()))
         .collect();
     // Killed when dropped: a panic anywhere below must not leave bot processes running.
-    let bots = Bots((0..processes).map(|shard| start_bot(&fake, db, shard, processes)).collect());
+    let endpoints: Vec<std::net::SocketAddr> = (0..processes).map(|_| scrape::free_addr()).collect();
+    let bots =
+        Bots((0..processes).map(|shard| start_bot(&fake, db, shard, processes, endpoints[shard as usize])).collect());
     for shard in 0..processes {
         fake.wait_shard_ready(shard.into()).await.expect("the bot connects");
     }
@@ -201,6 +211,9 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         Backend::Postgres => Some(pg_counters(db)),
         Backend::Sqlite => None,
     };
+    let moves_counted_before = count_moves(&endpoints).await;
+    let scraping = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let scraper = tokio::spawn(scrape_while(endpoints.clone(), Arc::clone(&scraping)));
     let first_measured = fake.timings().len();
     let sent = Arc::new(Mutex::new(Sent::default()));
     let mut ticker = tokio::time::interval(Duration::from_secs_f64(1.0 / options.rate as f64));
@@ -255,6 +268,9 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     }
     let elapsed = started.elapsed();
     while in_flight.join_next().await.is_some() {}
+    scraping.store(false, std::sync::atomic::Ordering::Relaxed);
+    let scraped = scraper.await.expect("the scraper");
+    let moves_counted = count_moves(&endpoints).await - moves_counted_before;
     stop_engines.store(true, std::sync::atomic::Ordering::Relaxed);
     while engine_games.join_next().await.is_some() {}
     let mut analysed: Vec<Duration> = Vec::new();
@@ -315,6 +331,15 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         );
     }
     println!("games finished        {}", sent.finished);
+    println!(
+        "scrapes               {} of /metrics and /healthz, {} failed, {} unhealthy; deepest outbox {}, engine queue {}",
+        scraped.scrapes, scraped.failed, scraped.unhealthy, scraped.outbox, scraped.engine_queue
+    );
+    // The people's moves, played or refused; the engine games' moves (`--engine-games`) count too.
+    let answered_moves = sent.moves + sent.refused;
+    println!(
+        "moves counted         {moves_counted} by /metrics, {answered_moves} people's moves answered to the bench"
+    );
     println!("deferred answers      {deferred}");
     println!("latency median        {:.1} ms", at(0.5).as_secs_f64() * 1e3);
     println!("latency p99           {:.1} ms", at(0.99).as_secs_f64() * 1e3);
@@ -579,9 +604,54 @@ async fn against_chimera(
     }
 }
 
-fn start_bot(fake: &FakeDiscord, db: &str, shard: u32, shards: u32) -> Child {
+/// What scraping the bots' endpoints through the window saw.
+#[derive(Default)]
+struct Scraped {
+    scrapes: u64,
+    failed: u64,
+    unhealthy: u64,
+    outbox: f64,
+    engine_queue: f64,
+}
+
+/// Scrapes every bot's `/metrics` and `/healthz` four times a second until `on` is cleared.
+async fn scrape_while(endpoints: Vec<std::net::SocketAddr>, on: Arc<std::sync::atomic::AtomicBool>) -> Scraped {
+    let mut seen = Scraped::default();
+    let mut every = tokio::time::interval(Duration::from_millis(250));
+    while on.load(std::sync::atomic::Ordering::Relaxed) {
+        every.tick().await;
+        for &addr in &endpoints {
+            let scraped = tokio::time::timeout(Duration::from_secs(2), async {
+                (scrape::get(addr, "/metrics").await, scrape::get(addr, "/healthz").await)
+            })
+            .await;
+            seen.scrapes += 1;
+            let Ok(((200, metrics), (health, _))) = scraped else {
+                seen.failed += 1;
+                continue;
+            };
+            seen.unhealthy += u64::from(health != 200);
+            seen.outbox = seen.outbox.max(scrape::value(&metrics, "chimera_outbox_depth").unwrap_or(0.0));
+            seen.engine_queue = seen.engine_queue.max(scrape::value(&metrics, "chimera_engine_queue").unwrap_or(0.0));
+        }
+    }
+    seen
+}
+
+/// The `/move` commands the bots have counted, all of them together.
+async fn count_moves(endpoints: &[std::net::SocketAddr]) -> u64 {
+    let mut total = 0.0;
+    for &addr in endpoints {
+        let (_, metrics) = scrape::get(addr, "/metrics").await;
+        total += scrape::value(&metrics, r#"chimera_commands_total{network="discord",kind="move"}"#).unwrap_or(0.0);
+    }
+    total as u64
+}
+
+fn start_bot(fake: &FakeDiscord, db: &str, shard: u32, shards: u32, endpoint: std::net::SocketAddr) -> Child {
     Command::new(env!("CARGO_BIN_EXE_chimera"))
         .arg("discord")
+        .env("CHIMERA_HTTP_ADDR", endpoint.to_string())
         .env("DISCORD_TOKEN", fake.token())
         .env("DISCORD_PROXY_URL", fake.base_url())
         .env("DISCORD_SHARDS", format!("{shard}-{shard}/{shards}"))

@@ -53,6 +53,17 @@ enum Command {
     },
     /// Draws a board, or with --diagram a rule diagram, as a PNG.
     Render(crate::render_cmd::RenderArgs),
+    /// Checks the settings, the database (opened and migrated) and each network's login; one
+    /// line per check, and a non-zero exit status on any problem. Posts nothing.
+    Check(crate::check::CheckArgs),
+    /// Copies the SQLite database (CHIMERA_DB) to FILE, consistently, while the bot runs.
+    Backup {
+        /// Where the copy goes; an existing file is not overwritten.
+        file: std::path::PathBuf,
+        /// A settings file to load before the environment (default: `.env`, if there is one).
+        #[arg(long, value_name = "FILE")]
+        env_file: Option<std::path::PathBuf>,
+    },
 }
 
 pub fn run() -> ExitCode {
@@ -90,8 +101,28 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         }
         Command::Replay { variant, file } => replay(variant, file.as_deref())?,
         Command::Render(args) => crate::render_cmd::run(args)?,
+        Command::Check(args) => return crate::check::run(args),
+        Command::Backup { file, env_file } => backup(&file, env_file.as_deref())?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `chimera backup`: the database the settings name, copied to `file` (see `data::backup`).
+fn backup(file: &std::path::Path, env_file: Option<&std::path::Path>) -> Result<()> {
+    crate::settings::load_env(env_file)?;
+    let get = crate::settings::non_empty(|name: &str| std::env::var(name).ok());
+    let common = crate::settings::Common::from_lookup(&get)?;
+    let copied = data::backup(&common.db, file)?;
+    println!(
+        "backed up {} to {}: schema version {}, {} games, {} moves, {} bytes; integrity check ok",
+        common.db,
+        file.display(),
+        copied.schema_version,
+        copied.games,
+        copied.moves,
+        copied.bytes
+    );
+    Ok(())
 }
 
 /// The position from an optional FEN after optional coordinate moves (`--fen`, `--moves`), and

@@ -46,6 +46,8 @@ pub struct Common {
     pub limits: host::Limits,
     /// Threads Chimera thinks on in games against it (0: another process does).
     pub engine_threads: usize,
+    /// Where `/healthz` and `/metrics` are served, if anywhere (see `http.rs`).
+    pub http_addr: Option<std::net::SocketAddr>,
 }
 
 /// A setting with a value that cannot be used, or a required one missing.
@@ -68,6 +70,7 @@ impl Common {
             tick: Duration::from_secs(1),
             limits: host::Limits::default(),
             engine_threads: host::default_engine_threads(),
+            http_addr: None,
         };
         // A URL with a password is never echoed back in the error (only its kind of mistake).
         if let Some(db) = get("CHIMERA_DB") {
@@ -120,6 +123,10 @@ impl Common {
         })? {
             common.engine_threads = n;
         }
+        common.http_addr = parse_with("CHIMERA_HTTP_ADDR", get, |v| {
+            v.parse::<std::net::SocketAddr>()
+                .map_err(|_| "needs an address and port, such as 127.0.0.1:9100 or [::1]:9100".into())
+        })?;
         Ok(common)
     }
 

@@ -93,6 +93,7 @@
 
 #[cfg(feature = "tokio")]
 mod async_store;
+mod backup;
 mod challenges;
 mod db;
 mod error;
@@ -119,6 +120,7 @@ mod testing;
 
 #[cfg(feature = "tokio")]
 pub use async_store::AsyncStore;
+pub use backup::{backup, BackupError, BackupSummary};
 pub use challenges::{Acceptance, Challenge, ColorChoice, NewChallenge};
 pub use db::{default_path, ReadTx, Store, Synchronous, WriteTx, SCHEMA_VERSION};
 pub use error::{ColumnError, Error, Result, UnknownText};

@@ -57,6 +57,12 @@ impl ReadTx<'_> {
         )?;
         Ok(found.is_some())
     }
+
+    /// How many announcements of `platform` wait to be posted, whoever holds them.
+    pub fn posts_waiting(&self, platform: &str) -> Result<u64> {
+        let n: i64 = self.conn().value(sql!("SELECT COUNT(*) FROM outbox WHERE platform = $1"), params![platform])?;
+        Ok(n.max(0) as u64)
+    }
 }
 
 impl WriteTx<'_> {

@@ -19,6 +19,7 @@
 pub mod clock;
 pub mod command;
 pub mod limits;
+pub mod metrics;
 pub mod pairing;
 pub mod rating;
 pub mod reply;
@@ -64,6 +65,7 @@ pub use data::{default_path as default_database, ChallengeId, Format, GameId, Lo
 pub use engine::Level;
 pub use limits::Limits;
 pub use lost::Lost;
+pub use metrics::{Health, Metrics, OUTBOX_BOUND};
 pub use opponent::DEFAULT_LEVEL;
 pub use progress::{Progress, Task};
 pub use render::Theme;
@@ -289,6 +291,8 @@ struct Inner {
     /// Told when an announcement was queued outside a command (an engine's move), so that the
     /// adapter posts it at once ([`Host::posts_waiting`]).
     posts_ready: tokio::sync::Notify,
+    /// What `/metrics` shows.
+    metrics: metrics::Metrics,
     /// The engine's threads, and the games it is thinking about (see `opponent`).
     pool: opponent::pool::Pool,
     thinking: opponent::Thinking,
@@ -306,9 +310,11 @@ impl Host {
     pub async fn open(settings: Settings) -> Result<Host, HostError> {
         let location = settings.db.clone();
         let store = AsyncStore::open(location.clone()).await.map_err(|source| HostError::Open { location, source })?;
+        let metrics = metrics::Metrics::new(&settings.platform);
         let host = Host {
             inner: Arc::new(Inner {
-                pool: opponent::pool::Pool::new(settings.engine_threads),
+                pool: opponent::pool::Pool::new(settings.engine_threads, metrics.engine_queue()),
+                metrics,
                 store,
                 renderer: Renderer::new(),
                 settings,
@@ -350,11 +356,19 @@ impl Host {
     pub async fn handle(&self, request: Request, places: &dyn Places) -> Reply {
         let now = self.now();
         let limit = self.settings().limits.commands;
+        let metrics = self.metrics();
+        metrics.command(request.command.kind());
         match self.inner.throttle.admit(&request.platform, &request.user.id, now, limit) {
             limits::Admission::Admitted => {}
-            limits::Admission::Refused => return Reply::error(limits::too_fast(limit)),
+            limits::Admission::Refused => {
+                metrics.refused(metrics::RefusalKind::TooFast);
+                return Reply::error(limits::too_fast(limit));
+            }
             // Said once a window: a flood must not make the bot flood the room in answer.
-            limits::Admission::RefusedAgain => return Reply { quiet: true, ..Reply::error(limits::too_fast(limit)) },
+            limits::Admission::RefusedAgain => {
+                metrics.refused(metrics::RefusalKind::TooFast);
+                return Reply { quiet: true, ..Reply::error(limits::too_fast(limit)) };
+            }
         }
         let cx = Ctx {
             host: self,
@@ -364,7 +378,10 @@ impl Host {
             tournament_moved: AtomicBool::new(false),
             announced: AtomicBool::new(false),
         };
-        let reply = self.dispatch(&cx).await.unwrap_or_else(Refusal::into_reply);
+        let reply = self.dispatch(&cx).await.unwrap_or_else(|refusal| {
+            metrics.refused(refusal.kind());
+            refusal.into_reply()
+        });
         // A tournament game ended (or a player withdrew): its round may be complete now, and the
         // next one is paired at once rather than at the next tick. Other commands cost the
         // tournaments nothing.
@@ -517,6 +534,13 @@ pub(crate) enum Refusal {
 }
 
 impl Refusal {
+    fn kind(&self) -> metrics::RefusalKind {
+        match self {
+            Refusal::Told(_) => metrics::RefusalKind::Told,
+            Refusal::Broken(_) => metrics::RefusalKind::Broken,
+        }
+    }
+
     fn text(&self) -> &str {
         match self {
             Refusal::Told(text) | Refusal::Broken(text) => text,

@@ -116,6 +116,7 @@ impl Host {
             .await
             .map_err(HostError::Resume)?;
         self.inner.serving.set(true);
+        self.metrics().set_connected(true);
         if shifted.1 > 0 {
             tracing::info!(
                 "{} was not served for {}; the clocks of {} game(s) were moved on by as much",
@@ -130,6 +131,7 @@ impl Host {
     /// The adapter lost its connection (the gateway closed, syncs fail): nobody can move, so
     /// the heartbeat stops and no clock is ended until [`Host::connected`] credits the gap.
     pub fn disconnected(&self) {
+        self.metrics().set_connected(false);
         if self.inner.serving.set(false) {
             tracing::warn!("{} is disconnected: its clocks stop until it is back", self.settings().platform);
         }

@@ -11,6 +11,8 @@
 //!
 //! [`Settings::defer_after`]: super::Settings::defer_after
 
+use std::time::Instant;
+
 use poise::serenity_prelude as serenity;
 use serenity::{Builder, CreateInteractionResponse, CreateInteractionResponseMessage, Http, InteractionId};
 use tracing::debug;
@@ -130,8 +132,20 @@ async fn resolve(http: &Http, guild: Option<serenity::GuildId>, typed: Command<M
 }
 
 /// Runs `command` and answers the interaction, deferring first if the host takes longer than
-/// the settings allow.
+/// the settings allow; `/metrics` counts the time until the answer went out.
 async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, command: Command) -> Result<(), Error> {
+    let arrived = Instant::now();
+    let answered = run_and_answer(ctx, data, target, command).await;
+    data.host.metrics().answered(arrived.elapsed());
+    answered
+}
+
+async fn run_and_answer(
+    ctx: &serenity::Context,
+    data: &Data,
+    target: &Target<'_>,
+    command: Command,
+) -> Result<(), Error> {
     let http = &ctx.http;
     debug!(user = %target.user.id, channel = %target.channel, %command, "command");
     let request = Request {
@@ -162,6 +176,7 @@ async fn execute(ctx: &serenity::Context, data: &Data, target: &Target<'_>, comm
         Origin::Button => CreateInteractionResponse::Acknowledge,
     };
     defer.execute(http, (target.id, target.token)).await?;
+    data.host.metrics().deferred();
     let (reply, answered) = match target.origin {
         Origin::Slash => {
             let mut placeholder = Placeholder { http, token: target.token };

@@ -116,6 +116,7 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
         .context("cannot build the Discord client")?;
 
     let background = Background::start(&host, DiscordThreads::new(Arc::clone(&client.http)), settings.common.tick);
+    let _endpoint = crate::http::start_if(settings.common.http_addr, &host).await?;
     let shards = Arc::clone(&client.shard_manager);
     let (stopping, stopped) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {

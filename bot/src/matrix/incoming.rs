@@ -164,6 +164,7 @@ impl Bot {
     }
 
     pub(super) async fn on_message(&self, room: &Room, event: OriginalSyncRoomMessageEvent) -> anyhow::Result<()> {
+        let arrived = std::time::Instant::now();
         let id = event.event_id.to_string();
         if !self.is_fresh(room, &event.sender, &id, event.origin_server_ts).await? {
             return Ok(());
@@ -200,6 +201,7 @@ impl Bot {
         // answer here is a message in the room.
         if !reply.quiet {
             self.answer(&origin, &id, reply).await?;
+            self.host.metrics().answered(arrived.elapsed());
         }
         self.ledger.mark_handled(&id, self.host.now()).await?;
         Ok(())

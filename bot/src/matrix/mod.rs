@@ -38,6 +38,7 @@ mod position;
 mod presence;
 mod queues;
 mod session;
+pub use session::check as check_login;
 mod settings;
 pub mod text;
 
@@ -148,6 +149,7 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
     };
     let (bot, client) = started;
     let background = Background::start(&bot.host, bot.places(), bot.settings.common.tick);
+    let _endpoint = crate::http::start_if(bot.settings.common.http_addr, &bot.host).await?;
     let pruner = tokio::spawn(prune(bot.ledger.clone(), PRUNE_EVERY));
     let keeper = tokio::spawn(keep_position(Arc::clone(&bot.position), bot.ledger.clone()));
     let syncs = presence::Syncs::new();

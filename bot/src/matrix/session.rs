@@ -67,6 +67,57 @@ pub async fn connect(settings: &Settings) -> anyhow::Result<Client> {
     Ok(client)
 }
 
+/// Whether the homeserver takes the bot's credentials, without touching its stores or joining
+/// anything (`chimera check`): the kept session's token if there is one, else the access token,
+/// else the password (a login, then a logout that deletes the device it made). What was
+/// accepted, in a few words.
+pub async fn check(settings: &Settings) -> anyhow::Result<String> {
+    let probe = Client::builder()
+        .homeserver_url(&settings.homeserver)
+        .build()
+        .await
+        .with_context(|| format!("cannot reach the homeserver {}", settings.homeserver))?;
+    let session_file = settings.store_dir.join(SESSION_FILE);
+    let (tokens, what) = if session_file.exists() {
+        let text = std::fs::read_to_string(&session_file)
+            .with_context(|| format!("cannot read the Matrix session {}", session_file.display()))?;
+        let session: MatrixSession = serde_json::from_str(&text)
+            .with_context(|| format!("the Matrix session {} cannot be read", session_file.display()))?;
+        if session.meta.user_id != settings.user {
+            bail!(
+                "MATRIX_STORE_DIR {} holds the session of {}, not of MATRIX_USER {}",
+                settings.store_dir.display(),
+                session.meta.user_id,
+                settings.user
+            );
+        }
+        (session.tokens, "the session kept in MATRIX_STORE_DIR")
+    } else {
+        match &settings.credentials {
+            Credentials::AccessToken(token) => {
+                (SessionTokens { access_token: token.clone(), refresh_token: None }, "MATRIX_ACCESS_TOKEN")
+            }
+            Credentials::Password(password) => {
+                probe
+                    .matrix_auth()
+                    .login_username(&settings.user, password)
+                    .initial_device_display_name("Chimera (check)")
+                    .await
+                    .context("MATRIX_USER and MATRIX_PASSWORD are not accepted by the homeserver")?;
+                probe.matrix_auth().logout().await.context("logged in, but cannot log the check's device out")?;
+                return Ok(format!("{} logs in with MATRIX_PASSWORD", settings.user));
+            }
+        }
+    };
+    let placeholder = SessionMeta { user_id: settings.user.clone(), device_id: "CHIMERACHECK".into() };
+    probe.restore_session(MatrixSession { meta: placeholder, tokens }).await?;
+    let whoami = probe.whoami().await.with_context(|| format!("{what} is not accepted by the homeserver"))?;
+    if whoami.user_id != settings.user {
+        bail!("{what} belongs to {}, not to MATRIX_USER {}", whoami.user_id, settings.user);
+    }
+    Ok(format!("{} is logged in with {what}", whoami.user_id))
+}
+
 async fn build(settings: &Settings) -> anyhow::Result<Client> {
     Client::builder()
         .homeserver_url(&settings.homeserver)

@@ -8,6 +8,7 @@ mod buttons;
 mod errors;
 mod escaping;
 mod games;
+mod operate;
 mod opponent;
 mod platform;
 mod setup;

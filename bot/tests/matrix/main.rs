@@ -11,6 +11,7 @@ mod harness;
 mod synapse;
 
 mod games;
+mod operate;
 mod removal;
 mod rooms;
 mod threads;

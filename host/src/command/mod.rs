@@ -244,6 +244,46 @@ impl<U> Command<U> {
         })
     }
 
+    /// What kind of command this is, as `/metrics` counts it: its name (a tournament's with its
+    /// subcommand), never anything a user typed.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Command::Challenge { .. } => "challenge",
+            Command::Play { .. } => "play",
+            Command::Accept { .. } => "accept",
+            Command::Decline { .. } => "decline",
+            Command::Move { .. } => "move",
+            Command::Board => "board",
+            Command::Moves { .. } => "moves",
+            Command::Resign { .. } => "resign",
+            Command::Draw { .. } => "draw",
+            Command::Takeback { .. } => "takeback",
+            Command::Abort => "abort",
+            Command::Game => "game",
+            Command::Pgn { .. } => "pgn",
+            Command::Analyse { .. } => "analyse",
+            Command::Gif { .. } => "gif",
+            Command::Rules { .. } => "rules",
+            Command::Rating { .. } => "rating",
+            Command::Leaderboard { .. } => "leaderboard",
+            Command::History { .. } => "history",
+            Command::Help => "help",
+            Command::PlayHelp => "help play",
+            Command::Tournament(t) => match t {
+                TournamentCommand::Create { .. } => "tournament create",
+                TournamentCommand::Join { .. } => "tournament join",
+                TournamentCommand::Leave { .. } => "tournament leave",
+                TournamentCommand::Start { .. } => "tournament start",
+                TournamentCommand::Standings { .. } => "tournament standings",
+                TournamentCommand::Pairings { .. } => "tournament pairings",
+                TournamentCommand::Withdraw { .. } => "tournament withdraw",
+                TournamentCommand::Cancel { .. } => "tournament cancel",
+                TournamentCommand::List { .. } => "tournament list",
+                TournamentCommand::Help => "tournament help",
+            },
+        }
+    }
+
     /// The people the command names, in the order it names them.
     pub fn people(&self) -> Vec<&U> {
         match self {

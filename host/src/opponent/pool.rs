@@ -15,6 +15,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use engine::{Limits, SearchResult, Searcher};
+use prometheus_client::metrics::gauge::Gauge;
 use rules::{Position, Variant};
 use tokio::sync::oneshot;
 
@@ -32,25 +33,28 @@ struct Job {
 pub(crate) struct Pool {
     jobs: Option<Mutex<mpsc::Sender<Job>>>,
     threads: usize,
+    /// Searches sent and not yet taken by a thread (`/metrics`).
+    queued: Gauge,
 }
 
 impl Pool {
     /// A pool of `threads` threads; none means this process does not think (another does).
-    pub fn new(threads: usize) -> Pool {
+    /// `queued` counts the searches waiting for a thread.
+    pub fn new(threads: usize, queued: Gauge) -> Pool {
         if threads == 0 {
-            return Pool { jobs: None, threads };
+            return Pool { jobs: None, threads, queued };
         }
         let (sender, receiver) = mpsc::channel::<Job>();
         let receiver = Arc::new(Mutex::new(receiver));
         for n in 0..threads {
-            let receiver = Arc::clone(&receiver);
+            let (receiver, queued) = (Arc::clone(&receiver), queued.clone());
             let spawned =
-                std::thread::Builder::new().name(format!("chimera-engine-{n}")).spawn(move || work(&receiver));
+                std::thread::Builder::new().name(format!("chimera-engine-{n}")).spawn(move || work(&receiver, &queued));
             if let Err(e) = spawned {
                 tracing::error!("cannot start an engine thread: {e}");
             }
         }
-        Pool { jobs: Some(Mutex::new(sender)), threads }
+        Pool { jobs: Some(Mutex::new(sender)), threads, queued }
     }
 
     /// Whether this process's engine thinks at all.
@@ -63,8 +67,10 @@ impl Pool {
     pub async fn think(&self, positions: Vec<Position>, limits: Limits) -> Option<SearchResult> {
         let jobs = self.jobs.as_ref()?;
         let (answer, result) = oneshot::channel();
+        self.queued.inc();
         let sent = jobs.lock().unwrap_or_else(|e| e.into_inner()).send(Job { positions, limits, answer });
         if sent.is_err() {
+            self.queued.dec();
             return None;
         }
         result.await.ok()
@@ -72,7 +78,7 @@ impl Pool {
 }
 
 /// A worker: takes the next job, searches it, answers, until the pool is dropped.
-fn work(receiver: &Mutex<mpsc::Receiver<Job>>) {
+fn work(receiver: &Mutex<mpsc::Receiver<Job>>, queued: &Gauge) {
     lower_priority();
     let mut searchers: HashMap<Variant, Searcher> = HashMap::new();
     let never = AtomicBool::new(false);
@@ -82,6 +88,7 @@ fn work(receiver: &Mutex<mpsc::Receiver<Job>>) {
             Ok(job) => job,
             Err(_) => return,
         };
+        queued.dec();
         let Some(variant) = job.positions.last().map(Position::variant) else { continue };
         let searcher = searchers.entry(variant).or_insert_with(|| Searcher::new(variant, HASH_MB));
         let result = searcher.search(&job.positions, &job.limits, &never, &mut |_| {});

@@ -75,6 +75,7 @@
 pub mod bitboard;
 pub mod board;
 pub mod coord;
+pub mod cpu;
 pub mod game;
 pub mod geometry;
 pub mod movegen;

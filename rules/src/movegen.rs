@@ -171,15 +171,22 @@ impl Position {
         self.variant.transformed_by_capture() == Some(role)
     }
 
+    /// Feeds every legal move to `sink`, in the generator's copy for this CPU (`crate::cpu`).
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
-        if !self.is_decided() {
-            dispatch!(self.variant, R => R::generate(self, sink));
+        if self.is_decided() {
+            return;
         }
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::wide() {
+            // SAFETY: `wide()` found every feature `generate_wide` is compiled with.
+            return unsafe { generate_wide(self, sink) };
+        }
+        generate_any(self, sink);
     }
 
     /// Where a piece of ours on `from` may move or capture by its movement (no castling, no en
     /// passant, no hop captures).
-    #[inline]
+    #[inline(always)] // into both copies of the generator (`generate`)
     fn piece_targets<R: Rules + ?Sized>(&self, role: Role, from: Square, occ: Bitboard, ours: Bitboard) -> Bitboard {
         let g = self.geo;
         let reach = match role {
@@ -259,6 +266,7 @@ impl Position {
 
     /// Every move by the pieces' movement, ignoring check (`castle`: with castling, whose
     /// attack conditions are left to the caller).
+    #[inline(always)] // into both copies of the generator (`generate`)
     pub(crate) fn generate_pseudo<R: Rules + ?Sized, S: Sink>(&self, sink: &mut S, castle: bool, lift_r1: bool) {
         let ours = self.board.by_color(self.turn);
         let occ = self.board.occupied();
@@ -303,6 +311,7 @@ impl Position {
 
     /// Our pieces that alone stand between our royal piece and an enemy piece that would
     /// attack it through them.
+    #[inline(always)] // into both copies of the generator (`generate`)
     fn pin_blockers(&self, king: Square) -> Bitboard {
         let b = &self.board;
         let g = self.geo;
@@ -339,6 +348,7 @@ impl Position {
         blockers & b.by_color(self.turn)
     }
 
+    #[inline(always)] // into both copies of the generator (`generate`)
     pub(crate) fn generate_checked<R: Rules + ?Sized, S: Sink>(&self, sink: &mut S, lift_r1: bool) {
         let us = self.turn;
         let king = self.royal_square(us).expect("validated position has a king");
@@ -403,4 +413,17 @@ impl Position {
         // is after castling (a rook leaving b1 or i1 can open the rank to an enemy beyond it).
         self.castles(sink, |path| path.all_squares(|sq| self.attackers(sq, !us, without_king).is_empty()));
     }
+}
+
+crate::wide! {
+    fn generate_wide<S: Sink>(pos: &Position, sink: &mut S) {
+        generate_any(pos, sink);
+    }
+}
+
+/// The whole generator, for any CPU: its parts are `#[inline(always)]`, so that each copy
+/// (this one, and [`generate_wide`] where it is compiled in) holds all of it.
+#[inline(always)]
+fn generate_any<S: Sink>(pos: &Position, sink: &mut S) {
+    dispatch!(pos.variant, R => R::generate(pos, sink));
 }

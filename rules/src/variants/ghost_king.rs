@@ -24,6 +24,7 @@ impl Rules for GhostKing {
     const ROYAL_MAY_BE_TAKEN: bool = true;
 
     /// Every move by the pieces' movement: nothing is illegal for leaving the Ghost King attacked.
+    #[inline(always)] // into both copies of the generator (movegen.rs)
     fn generate<S: Sink>(pos: &Position, sink: &mut S) {
         pos.generate_pseudo::<Self, S>(sink, true, false);
     }

@@ -63,6 +63,7 @@ impl Rules for Golem {
         forbidden
     }
 
+    #[inline(always)] // into both copies of the generator (movegen.rs)
     fn generate<S: Sink>(pos: &Position, sink: &mut S) {
         let mut tracked = Tracked { inner: sink, any: false };
         pos.generate_checked::<Self, _>(&mut tracked, false);

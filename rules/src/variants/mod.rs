@@ -89,6 +89,7 @@ pub(crate) trait Rules {
     }
 
     /// Every legal move of a position not yet decided.
+    #[inline(always)] // into both copies of the generator (movegen.rs)
     fn generate<S: Sink>(pos: &Position, sink: &mut S) {
         pos.generate_checked::<Self, S>(sink, false);
     }

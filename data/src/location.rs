@@ -48,7 +48,7 @@ pub enum LocationError {
     /// `host=db dbname=chimera`: libpq's other form, which this build does not read.
     #[error(
         "`{key}=...` is a libpq key=value connection string; write it as a URL instead: \
-         postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=verify-full (see docs/deploy.md)"
+         postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=verify-full (see docs/operate.md)"
     )]
     KeyValue { key: String },
 }

@@ -19,8 +19,9 @@
 //! ```
 //!
 //! [`Level`] turns the chat levels 1 to 8 into limits, and says when the engine resigns,
-//! accepts a draw or grants a takeback.
+//! accepts a draw or grants a takeback. [`bench`] is the fixed benchmark.
 
+pub mod bench;
 pub mod eval;
 pub mod level;
 pub mod order;

@@ -327,14 +327,15 @@ impl Run<'_> {
         self.path.push(key);
         for (i, m) in moves.iter().enumerate() {
             let child = root.after(m);
+            let child_key = zobrist::update(key, root, &child);
             let d = depth as i32 - 1;
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, d, -beta, -alpha, 1, true);
+                score = -self.negamax(&child, child_key, d, -beta, -alpha, 1, true);
             } else {
-                score = -self.negamax(&child, d, -alpha - 1, -alpha, 1, true);
+                score = -self.negamax(&child, child_key, d, -alpha - 1, -alpha, 1, true);
                 if score > alpha && !self.aborted {
-                    score = -self.negamax(&child, d, -beta, -alpha, 1, true);
+                    score = -self.negamax(&child, child_key, d, -beta, -alpha, 1, true);
                 }
             }
             if self.aborted {
@@ -352,10 +353,12 @@ impl Run<'_> {
 
     /// Every root move's exact score at `depth` (for the levels that blur them).
     fn score_all(&mut self, root: &Position, moves: &[Move], depth: u32, scores: &mut [i32]) -> Option<(i32, usize)> {
-        self.path.push(zobrist::hash(root));
+        let key = zobrist::hash(root);
+        self.path.push(key);
         for (i, m) in moves.iter().enumerate() {
             let child = root.after(m);
-            let score = -self.negamax(&child, depth as i32 - 1, -INFINITY, INFINITY, 1, true);
+            let child_key = zobrist::update(key, root, &child);
+            let score = -self.negamax(&child, child_key, depth as i32 - 1, -INFINITY, INFINITY, 1, true);
             if self.aborted {
                 self.path.pop();
                 return None;
@@ -418,9 +421,12 @@ impl Run<'_> {
         false
     }
 
+    /// `key` is `pos`'s Zobrist key, updated from the parent's.
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Position,
+        key: u64,
         mut depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -433,10 +439,10 @@ impl Run<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as u32);
+        debug_assert_eq!(key, zobrist::hash(pos), "the updated key is the position's key");
         if let Some(score) = self.decided(pos, ply) {
             return score;
         }
-        let key = zobrist::hash(pos);
         if pos.halfmoves() >= 100 || self.repeated(key, pos.halfmoves()) || pos.is_insufficient_material() {
             return 0;
         }
@@ -449,7 +455,7 @@ impl Run<'_> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, 0);
+            return self.quiesce(pos, key, alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
         let entry = self.s.tt.probe(key);
@@ -479,7 +485,9 @@ impl Run<'_> {
             if (us - pawns_and_royal).any() && self.s.eval.evaluate(pos) >= beta {
                 let r = 2 + depth / 4;
                 self.path.push(key);
-                let score = -self.negamax(&pos.null_move(), depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let passed = pos.null_move();
+                let passed_key = zobrist::update(key, pos, &passed);
+                let score = -self.negamax(&passed, passed_key, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.path.pop();
                 if self.aborted {
                     return 0;
@@ -503,22 +511,23 @@ impl Run<'_> {
             order::pick(&mut moves, &mut scores, i);
             let m = moves[i];
             let child = pos.after(&m);
+            let child_key = zobrist::update(key, pos, &child);
             let quiet = !m.is_capture() && m.promotion.is_none();
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                score = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
                 let reduce = if quiet && !in_check && depth >= 3 && i >= 3 && scores[i] < 1_000_000 {
                     1 + i32::from(i >= 8 && depth >= 6)
                 } else {
                     0
                 };
-                score = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, true);
+                score = -self.negamax(&child, child_key, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && reduce > 0 && !self.aborted {
-                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                    score = -self.negamax(&child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1, true);
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    score = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, true);
                 }
             }
             if self.aborted {
@@ -557,7 +566,8 @@ impl Run<'_> {
         best_score
     }
 
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+    /// `key` is `pos`'s Zobrist key, updated from the parent's.
+    fn quiesce(&mut self, pos: &Position, key: u64, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
         self.nodes += 1;
         self.check_abort();
         if self.aborted {
@@ -588,7 +598,7 @@ impl Run<'_> {
         };
         let mut scores: Vec<i32> = moves.iter().map(|m| order::exchange_guess(pos, params, m)).collect();
         let mut best = stand;
-        self.path.push(zobrist::hash(pos));
+        self.path.push(key);
         for i in 0..moves.len() {
             order::pick(&mut moves, &mut scores, i);
             if stand > -INFINITY {
@@ -598,7 +608,7 @@ impl Run<'_> {
                 }
             }
             let child = pos.after(&moves[i]);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1);
+            let score = -self.quiesce(&child, zobrist::update(key, pos, &child), -beta, -alpha, ply + 1, qply + 1);
             if self.aborted {
                 self.path.pop();
                 return 0;

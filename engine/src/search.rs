@@ -171,7 +171,9 @@ impl Searcher {
         for h in self.history.iter_mut() {
             *h /= 8;
         }
-        let mut run = Run { s: self, stop, limits, start: Instant::now(), nodes: 0, seldepth: 0, aborted: false, path };
+        let lists = (0..=MAX_PLY).map(|_| List::default()).collect();
+        let mut run =
+            Run { s: self, stop, limits, start: Instant::now(), nodes: 0, seldepth: 0, aborted: false, path, lists };
         run.iterate(&root, report)
     }
 }
@@ -186,6 +188,19 @@ struct Run<'a> {
     aborted: bool,
     /// Keys of the game's earlier positions and of the search path above the current node.
     path: Vec<u64>,
+    /// One move list per ply, taken by the node at that ply and put back as it returns, so
+    /// that a search allocates lists only for its first nodes, not at every node. (Not arrays
+    /// on the stack: a move, with its room for a Grolman chain, takes 70 bytes, and the 80 and
+    /// more moves of Ghost King or Unicorn Great positions would put kilobytes per ply on the
+    /// caller's thread stack.)
+    lists: Vec<List>,
+}
+
+/// A node's moves and their ordering scores, index for index.
+#[derive(Default)]
+struct List {
+    moves: Vec<Move>,
+    scores: Vec<i32>,
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -236,8 +251,9 @@ impl Run<'_> {
         }
         let key = zobrist::hash(root);
         let hash_move = self.s.tt.probe(key).map_or(MoveKey::NONE, |e| e.best);
-        let mut scores =
-            order::score_moves(root, &self.s.eval.params, &moves, hash_move, &[MoveKey::NONE; 2], &self.s.history);
+        let mut scores = Vec::new();
+        let params = &self.s.eval.params;
+        order::score_moves(root, params, &moves, hash_move, &[MoveKey::NONE; 2], &self.s.history, &mut scores);
         for i in 0..moves.len() {
             order::pick(&mut moves, &mut scores, i);
         }
@@ -497,18 +513,29 @@ impl Run<'_> {
                 }
             }
         }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        pos.legal_moves_into(&mut list.moves);
+        if list.moves.is_empty() {
+            self.lists[ply] = list;
             return if pos.is_check() { -MATE + ply as i32 } else { 0 };
         }
         let killers = self.s.killers[ply];
-        let mut scores = order::score_moves(pos, &self.s.eval.params, &moves, hash_move, &killers, &self.s.history);
+        order::score_moves(
+            pos,
+            &self.s.eval.params,
+            &list.moves,
+            hash_move,
+            &killers,
+            &self.s.history,
+            &mut list.scores,
+        );
+        let List { moves, scores } = &mut list;
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_key = MoveKey::NONE;
         self.path.push(key);
         for i in 0..moves.len() {
-            order::pick(&mut moves, &mut scores, i);
+            order::pick(moves, scores, i);
             let m = moves[i];
             let child = pos.after(&m);
             let child_key = zobrist::update(key, pos, &child);
@@ -532,6 +559,7 @@ impl Run<'_> {
             }
             if self.aborted {
                 self.path.pop();
+                self.lists[ply] = list;
                 return 0;
             }
             if score > best_score {
@@ -555,6 +583,7 @@ impl Run<'_> {
             }
         }
         self.path.pop();
+        self.lists[ply] = list;
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -582,25 +611,31 @@ impl Run<'_> {
         }
         let params = &self.s.eval.params;
         let in_check = has_check(pos.variant()) && pos.is_check();
-        let (mut moves, stand) = if in_check && qply < 4 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        let stand = if in_check && qply < 4 {
+            pos.legal_moves_into(&mut list.moves);
+            if list.moves.is_empty() {
+                self.lists[ply] = list;
                 return -MATE + ply as i32;
             }
-            (moves, -INFINITY)
+            -INFINITY
         } else {
             let stand = self.s.eval.evaluate(pos);
             if stand >= beta {
+                self.lists[ply] = list;
                 return stand;
             }
             alpha = alpha.max(stand);
-            (pos.noisy_moves(), stand)
+            pos.noisy_moves_into(&mut list.moves);
+            stand
         };
-        let mut scores: Vec<i32> = moves.iter().map(|m| order::exchange_guess(pos, params, m)).collect();
+        let List { moves, scores } = &mut list;
+        scores.clear();
+        scores.extend(moves.iter().map(|m| order::exchange_guess(pos, params, m)));
         let mut best = stand;
         self.path.push(key);
         for i in 0..moves.len() {
-            order::pick(&mut moves, &mut scores, i);
+            order::pick(moves, scores, i);
             if stand > -INFINITY {
                 // Losing captures and captures that cannot lift the score to alpha are skipped.
                 if scores[i] < 0 || stand + scores[i] + 200 <= alpha {
@@ -611,6 +646,7 @@ impl Run<'_> {
             let score = -self.quiesce(&child, zobrist::update(key, pos, &child), -beta, -alpha, ply + 1, qply + 1);
             if self.aborted {
                 self.path.pop();
+                self.lists[ply] = list;
                 return 0;
             }
             if score > best {
@@ -624,6 +660,7 @@ impl Run<'_> {
             }
         }
         self.path.pop();
+        self.lists[ply] = list;
         best
     }
 }

@@ -1,6 +1,6 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with
-//! quiescence, a transposition table, null-move pruning where it is sound, late-move
-//! reductions and check extensions.
+//! quiescence, a transposition table, null-move and reverse futility pruning where they are
+//! sound, late-move reductions and check extensions.
 //!
 //! Guarantees:
 //! - A search runs on the caller's thread and ends at its depth limit, node limit, deadline,
@@ -13,7 +13,8 @@
 //! - Null-move pruning runs only in Chess, Golem, Werewolf and Unicorn Great Chess, never in
 //!   check, never without a piece besides pawns: Ghost King Chess has no check and is prone to
 //!   zugzwang (a Ghost King must move), and a Grolman turn is a whole chain whose forced
-//!   followers make passing unlike any real turn.
+//!   followers make passing unlike any real turn. Reverse futility pruning, which trusts the
+//!   static score as passing does, runs in the same variants, never in check.
 //! - Ghost King Chess: a position where the side to move can take the enemy Ghost King scores
 //!   as a mate in one; one whose own Ghost King is gone as lost. Grolman Chess: a position
 //!   where the side not to move left its own king attacked scores as won for the side to move.
@@ -35,6 +36,9 @@ const INFINITY: i32 = 31_000;
 /// The deepest a search goes (plies from the root).
 pub const MAX_PLY: usize = 96;
 const MAX_DEPTH: u32 = 64;
+/// Reverse futility pruning: the deepest remaining depth it applies at, and its margin per ply.
+const RFP_DEPTH: i32 = 5;
+const RFP_MARGIN: i32 = 90;
 
 /// A score as UCI reports it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -489,16 +493,21 @@ impl Run<'_> {
                 }
             }
         }
-        if allow_null
-            && !pv_node
-            && !in_check
-            && depth >= 3
-            && null_move_sound(variant)
-            && beta.abs() < MATE - MAX_PLY as i32
-        {
+        // Where passing is sound (below), so is trusting the static score: what the side to move
+        // stands on is at least what it can get.
+        let static_eval = (!pv_node && !in_check && null_move_sound(variant) && beta.abs() < MATE - MAX_PLY as i32)
+            .then(|| self.s.eval.evaluate(pos));
+        // Reverse futility: a few plies from the horizon, a static score that beats beta by
+        // a margin per ply left is taken to hold.
+        if let Some(eval) = static_eval.filter(|_| depth <= RFP_DEPTH) {
+            if eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
+        if let Some(eval) = static_eval.filter(|_| allow_null && depth >= 3) {
             let us = pos.board().by_color(pos.turn());
             let pawns_and_royal = pos.board().by_role(Role::Pawn) | pos.board().by_role(variant.royal());
-            if (us - pawns_and_royal).any() && self.s.eval.evaluate(pos) >= beta {
+            if (us - pawns_and_royal).any() && eval >= beta {
                 let r = 2 + depth / 4;
                 self.path.push(key);
                 let passed = pos.null_move();

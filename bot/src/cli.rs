@@ -1,4 +1,4 @@
-//! Command-line parsing and the offline commands (variants, perft, replay).
+//! Command-line parsing and the offline commands (bench, variants, perft, replay).
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -28,6 +28,13 @@ enum Command {
     /// The engine as a UCI engine on standard input and output (UCI_Variant: chess, golem,
     /// grolman, ghostking, werewolf, unicorngreat).
     Uci,
+    /// Searches a fixed set of positions (every variant) to a fixed depth and prints the node
+    /// count, the search's signature (the same on every run), and nodes per second.
+    Bench {
+        /// Plies to search each position to.
+        #[arg(long, default_value_t = engine::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+    },
     /// Lists every variant: id, name and start FEN.
     Variants,
     /// Counts the legal move sequences of DEPTH plies (the last line printed is the count).
@@ -91,6 +98,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         #[cfg(feature = "matrix")]
         Command::Matrix(args) => return crate::matrix::run(args),
         Command::Uci => return crate::uci::run(),
+        Command::Bench { depth } => println!("{}", engine::bench::run(depth)),
         Command::Variants => {
             for v in Variant::ALL {
                 println!("{}\t{}\t{}", v.id(), v.name(), v.start_fen());

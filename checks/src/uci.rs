@@ -1,14 +1,15 @@
-//! The line reader of `chimera uci`, driven in-process through [`Session`]: a line it refuses
-//! gets exactly one `info string error` and changes nothing; every `go` it accepts ends in
-//! exactly one `bestmove`, a legal move of the position searched (`(none)` only where there is
-//! none), and every principal variation it reports is a line of legal moves.
+//! The line reader of `chimera uci`, driven in-process through its [`Driver`] (the engine's
+//! UCI session, its searches on threads): a line it refuses gets exactly one `info string
+//! error` and changes nothing; every `go` it accepts ends in exactly one `bestmove`, a legal
+//! move of the position searched (`(none)` only where there is none), and every principal
+//! variation it reports is a line of legal moves.
 //!
 //! Input: the bytes as text, one UCI line per line. Searches stop after a few thousand nodes
 //! and the hash takes at most 2 MiB (the session's [`Caps`]), so an input costs milliseconds.
 
 use std::sync::{Arc, Mutex};
 
-use chimera::uci::{Caps, Session};
+use chimera::uci::{Caps, Driver};
 use rules::{Position, Variant};
 
 const MAX_LINES: usize = 24;
@@ -24,7 +25,7 @@ pub fn check(data: &[u8]) {
 pub fn converse(lines: &[&str]) {
     let said: Arc<Mutex<Vec<String>>> = Arc::default();
     let sink = said.clone();
-    let mut session = Session::new(Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())), CAPS);
+    let mut session = Driver::new(Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())), CAPS);
     // The position each accepted `go` searched, in order.
     let mut searched: Vec<(Variant, String)> = Vec::new();
     let errors = |said: &Mutex<Vec<String>>| said.lock().unwrap().iter().filter(|l| is_error(l)).count();

@@ -3,14 +3,23 @@
 //! random plies from a seed, the same opening played with colours reversed), colours alternate.
 //!
 //! ```text
-//! cargo run --release -p chimera-engine --example match -- VARIANT A B GAMES MOVETIME_MS [SEED]
+//! cargo run --release -p chimera-engine --example match -- VARIANT A B GAMES BUDGET [SEED]
 //!   A, B: `level1` .. `level8`, or `greedy` (one ply: the move whose position evaluates best,
 //!   a win when one is on the board), or `level8:W=700` (level 8 with one piece's value
 //!   changed, by its FEN letter: the tuning runs of docs/engine.md), or `uci:SKILL` (an
 //!   outside UCI engine at its `Skill Level` SKILL: the program named by `MATCH_UCI_ENGINE`,
-//!   with `MATCH_UCI_VARIANT_PATH` as its `VariantPath` when set; Fairy-Stockfish for the
-//!   comparison in docs/engine.md)
+//!   with `MATCH_UCI_VARIANT_PATH` as its `VariantPath` and `MATCH_UCI_HASH` as its `Hash`
+//!   when set; Fairy-Stockfish for the comparison in docs/engine.md, or another build of
+//!   Chimera: `--example uci`)
+//!   BUDGET: milliseconds a move, or `nodes=N`: N nodes a move, the same on any machine and
+//!   under any load, so that a match measures the search and not the machine
 //! ```
+//!
+//! With `MATCH_SPRT=ELO0,ELO1` (for example `0,5`) the match is a sequential probability ratio
+//! test of "A is ELO1 stronger than B" against "ELO0": it stops as soon as the log-likelihood
+//! ratio leaves [-2.94, 2.94] (5% false positives, 5% false negatives), GAMES at most. The
+//! ratio is the usual normal approximation over game pairs (each opening played with both
+//! colours), whose variance takes the openings' own bias into account.
 //!
 //! A game ends by the rules (mate, stalemate, a taken Ghost King, a losing Grolman turn,
 //! insufficient material), by a claimable draw (threefold repetition, fifty moves), or is
@@ -66,6 +75,9 @@ impl UciEngine {
         if let Ok(ini) = std::env::var("MATCH_UCI_VARIANT_PATH") {
             engine.send(&format!("setoption name VariantPath value {ini}"));
         }
+        if let Ok(mb) = std::env::var("MATCH_UCI_HASH") {
+            engine.send(&format!("setoption name Hash value {mb}"));
+        }
         engine.send(&format!("setoption name UCI_Variant value {}", uci_variant(variant)));
         engine.send(&format!("setoption name Skill Level value {skill}"));
         engine.send("setoption name Threads value 1");
@@ -92,7 +104,7 @@ impl UciEngine {
         }
     }
 
-    fn best(&mut self, game: &Game, movetime: Duration) -> Option<Move> {
+    fn best(&mut self, game: &Game, budget: Budget) -> Option<Move> {
         let mut pos = game.start().clone();
         let moves: Vec<String> = game
             .moves()
@@ -104,7 +116,10 @@ impl UciEngine {
             })
             .collect();
         self.send(&format!("position startpos moves {}", moves.join(" ")));
-        self.send(&format!("go movetime {}", movetime.as_millis()));
+        match budget {
+            Budget::Time(movetime) => self.send(&format!("go movetime {}", movetime.as_millis())),
+            Budget::Nodes(nodes) => self.send(&format!("go nodes {nodes}")),
+        }
         let line = self.wait_for("bestmove");
         let text = line.split_whitespace().nth(1)?;
         if text == "(none)" {
@@ -122,13 +137,57 @@ impl Drop for UciEngine {
     }
 }
 
-/// The variant's name for Fairy-Stockfish's `UCI_Variant`.
-fn uci_variant(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Chess => "chess",
-        Variant::UnicornGreat => "unicorngreat",
-        other => panic!("{other} has no outside UCI engine to play"),
+/// The variant's `UCI_Variant` name, as Fairy-Stockfish and Chimera spell it: its id without
+/// hyphens (Fairy-Stockfish plays only chess and, given its variant file, unicorngreat).
+fn uci_variant(variant: Variant) -> String {
+    variant.id().replace('-', "")
+}
+
+/// What each player may spend on a move.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Time(Duration),
+    Nodes(u64),
+}
+
+impl std::str::FromStr for Budget {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Budget, String> {
+        let number = |n: &str| n.parse::<u64>().map_err(|_| format!("`{text}`: milliseconds or nodes=N"));
+        match text.strip_prefix("nodes=") {
+            Some(n) => Ok(Budget::Nodes(number(n)?.max(1))),
+            None => Ok(Budget::Time(Duration::from_millis(number(text)?))),
+        }
     }
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Time(t) => write!(f, "{} ms", t.as_millis()),
+            Budget::Nodes(n) => write!(f, "{n} nodes"),
+        }
+    }
+}
+
+/// The expected score of a player `elo` points stronger.
+fn expected(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The log-likelihood ratio of "A is `elo1` stronger" against "`elo0`", from the scores of
+/// game pairs (each 0 to 1), in the normal approximation: the pairs' mean and variance stand
+/// in for the unknown distribution of a pair's result.
+fn llr(pairs: &[f64], elo0: f64, elo1: f64) -> f64 {
+    let n = pairs.len() as f64;
+    let mean = pairs.iter().sum::<f64>() / n;
+    let var = pairs.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+    if var <= 0.0 {
+        return 0.0;
+    }
+    let (s0, s1) = (expected(elo0), expected(elo1));
+    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 }
 
 impl Player {
@@ -152,7 +211,7 @@ impl Player {
         Player { kind, searcher, eval, uci }
     }
 
-    fn choose(&mut self, game: &Game, movetime: Duration, rng: &mut Rng) -> Option<Move> {
+    fn choose(&mut self, game: &Game, budget: Budget, rng: &mut Rng) -> Option<Move> {
         let pos = game.position();
         match self.kind {
             Kind::Level(_) | Kind::Tuned(..) => {
@@ -160,11 +219,20 @@ impl Player {
                     Kind::Level(level) => level,
                     _ => Level::MAX,
                 };
-                let limits: Limits = level.limits(movetime, rng.next_u64());
+                let limits = match budget {
+                    Budget::Time(movetime) => level.limits(movetime, rng.next_u64()),
+                    // The level's depth cap and deliberate mistakes, on no clock.
+                    Budget::Nodes(nodes) => Limits {
+                        nodes: Some(nodes),
+                        movetime: None,
+                        soft_time: None,
+                        ..level.limits(Duration::MAX, rng.next_u64())
+                    },
+                };
                 let searcher = self.searcher.as_mut().expect("a searcher");
                 searcher.search(game.positions(), &limits, &AtomicBool::new(false), &mut |_| {}).best
             }
-            Kind::Uci(_) => self.uci.as_mut().expect("an engine").best(game, movetime),
+            Kind::Uci(_) => self.uci.as_mut().expect("an engine").best(game, budget),
             Kind::Greedy => {
                 let us = pos.turn();
                 let moves = pos.legal_moves();
@@ -208,7 +276,7 @@ fn play(
     opening: &[Move],
     white: &mut Player,
     black: &mut Player,
-    movetime: Duration,
+    budget: Budget,
     rng: &mut Rng,
 ) -> f64 {
     let mut game = Game::new(Position::start(variant));
@@ -217,7 +285,7 @@ fn play(
     }
     while game.outcome().is_none() && game.claimable_draw().is_none() && game.moves().len() < 400 {
         let player = if game.position().turn() == Color::White { &mut *white } else { &mut *black };
-        let Some(m) = player.choose(&game, movetime, rng) else { break };
+        let Some(m) = player.choose(&game, budget, rng) else { break };
         game.play(m).expect("players play legal moves");
     }
     if std::env::var_os("MATCH_SHOW").is_some() {
@@ -271,13 +339,19 @@ fn opening(variant: Variant, rng: &mut Rng) -> Vec<Move> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 5 {
-        eprintln!("usage: match VARIANT A B GAMES MOVETIME_MS [SEED]");
+        eprintln!("usage: match VARIANT A B GAMES MOVETIME_MS|nodes=N [SEED]");
         std::process::exit(2);
     }
     let variant: Variant = args[0].parse().expect("a variant id");
     let (a, b) = (parse_kind(variant, &args[1]), parse_kind(variant, &args[2]));
     let games: usize = args[3].parse().expect("games");
-    let movetime = Duration::from_millis(args[4].parse().expect("movetime ms"));
+    let budget: Budget = args[4].parse().unwrap_or_else(|e| panic!("BUDGET {e}"));
+    let sprt: Option<(f64, f64)> = std::env::var("MATCH_SPRT").ok().map(|text| {
+        let (a, b) = text.split_once(',').expect("MATCH_SPRT=ELO0,ELO1");
+        (a.trim().parse().expect("ELO0"), b.trim().parse().expect("ELO1"))
+    });
+    let bound = (0.95f64 / 0.05).ln();
+    let mut sprt_llr = 0.0;
     let seed: u64 = args.get(5).map_or(1, |s| s.parse().expect("seed"));
     let mut rng = Rng::new(seed);
     let mut scores = Vec::new();
@@ -289,9 +363,9 @@ fn main() {
         }
         let (mut pa, mut pb) = (Player::new(a, variant), Player::new(b, variant));
         let a_score = if g % 2 == 0 {
-            play(variant, &book, &mut pa, &mut pb, movetime, &mut rng)
+            play(variant, &book, &mut pa, &mut pb, budget, &mut rng)
         } else {
-            1.0 - play(variant, &book, &mut pb, &mut pa, movetime, &mut rng)
+            1.0 - play(variant, &book, &mut pb, &mut pa, budget, &mut rng)
         };
         match a_score {
             s if s > 0.75 => wins += 1,
@@ -300,6 +374,14 @@ fn main() {
         }
         scores.push(a_score);
         eprintln!("game {}: {} {a_score}", g + 1, if g % 2 == 0 { "A white" } else { "A black" });
+        if let Some((elo0, elo1)) = sprt.filter(|_| g % 2 == 1) {
+            let pairs: Vec<f64> = scores.chunks(2).map(|p| (p[0] + p[1]) / 2.0).collect();
+            sprt_llr = llr(&pairs, elo0, elo1);
+            eprintln!("LLR {sprt_llr:.2} [{:.2}, {bound:.2}] after {} pairs", -bound, pairs.len());
+            if sprt_llr.abs() >= bound {
+                break;
+            }
+        }
     }
     let n = scores.len() as f64;
     let mean = scores.iter().sum::<f64>() / n;
@@ -307,10 +389,9 @@ fn main() {
     let margin = 1.96 * (var / n).sqrt();
     let elo = |p: f64| -400.0 * (1.0 / p.clamp(0.001, 0.999) - 1.0).log10();
     println!(
-        "{variant} {} vs {} at {} ms: {:.1}/{} = {:.1}% ± {:.1}% (+{wins} ={draws} -{losses}), Elo {:+.0} [{:+.0}, {:+.0}]",
+        "{variant} {} vs {} at {budget}: {:.1}/{} = {:.1}% ± {:.1}% (+{wins} ={draws} -{losses}), Elo {:+.0} [{:+.0}, {:+.0}]",
         args[1],
         args[2],
-        movetime.as_millis(),
         mean * n,
         scores.len(),
         mean * 100.0,
@@ -319,4 +400,14 @@ fn main() {
         elo(mean - margin),
         elo(mean + margin)
     );
+    if let Some((elo0, elo1)) = sprt {
+        let verdict = if sprt_llr >= bound {
+            "H1 accepted"
+        } else if sprt_llr <= -bound {
+            "H0 accepted"
+        } else {
+            "inconclusive"
+        };
+        println!("SPRT [{elo0}, {elo1}]: LLR {sprt_llr:.2} [{:.2}, {bound:.2}], {verdict}", -bound);
+    }
 }

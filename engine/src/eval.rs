@@ -195,12 +195,8 @@ rules::wide! {
 fn is_passed(pos: &Position, sq: Square, color: Color, pawns: Bitboard) -> bool {
     let geo = pos.geometry();
     let theirs = pawns & pos.board().by_color(!color);
-    let mut ahead = Bitboard::EMPTY;
-    let ranks: Vec<u8> =
-        if color == Color::White { (sq.rank() + 1..geo.height).collect() } else { (0..sq.rank()).collect() };
-    for r in ranks {
-        ahead |= geo.ranks[r as usize];
-    }
+    let ahead_ranks = if color == Color::White { sq.rank() + 1..geo.height } else { 0..sq.rank() };
+    let ahead = ahead_ranks.fold(Bitboard::EMPTY, |ahead, r| ahead | geo.ranks[r as usize]);
     let f = sq.file() as usize;
     let mut files = geo.files[f];
     if f > 0 {

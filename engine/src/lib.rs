@@ -19,14 +19,17 @@
 //! ```
 //!
 //! [`Level`] turns the chat levels 1 to 8 into limits, and says when the engine resigns,
-//! accepts a draw or grants a takeback.
+//! accepts a draw or grants a takeback. [`uci`] is the UCI protocol as lines in and lines out,
+//! its searches handed to the caller to run; [`bench`] is the fixed benchmark.
 
+pub mod bench;
 pub mod eval;
 pub mod level;
 pub mod order;
 pub mod rng;
 pub mod search;
 pub mod tt;
+pub mod uci;
 pub mod zobrist;
 
 pub use eval::{Evaluator, Params};

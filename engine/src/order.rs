@@ -94,7 +94,7 @@ const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 
-/// Scores for ordering `moves` (higher first).
+/// Scores for ordering `moves` (higher first), into `scores` (emptied first), index for index.
 pub fn score_moves(
     pos: &Position,
     params: &Params,
@@ -102,29 +102,28 @@ pub fn score_moves(
     hash_move: MoveKey,
     killers: &[MoveKey; 2],
     history: &[i32],
-) -> Vec<i32> {
+    scores: &mut Vec<i32>,
+) {
     let us = pos.turn().index();
-    moves
-        .iter()
-        .map(|m| {
-            let key = MoveKey::of(m);
-            if key == hash_move {
-                return HASH_MOVE;
-            }
-            if m.is_capture() || m.promotion.is_some() {
-                let guess = exchange_guess(pos, params, m);
-                let victim = material_gain(params, pos.variant(), m);
-                return if guess >= 0 { GOOD_CAPTURE + victim * 8 + guess } else { BAD_CAPTURE + guess };
-            }
-            if key == killers[0] {
-                return KILLER + 1;
-            }
-            if key == killers[1] {
-                return KILLER;
-            }
-            history[history_index(us, m)]
-        })
-        .collect()
+    scores.clear();
+    scores.extend(moves.iter().map(|m| {
+        let key = MoveKey::of(m);
+        if key == hash_move {
+            return HASH_MOVE;
+        }
+        if m.is_capture() || m.promotion.is_some() {
+            let guess = exchange_guess(pos, params, m);
+            let victim = material_gain(params, pos.variant(), m);
+            return if guess >= 0 { GOOD_CAPTURE + victim * 8 + guess } else { BAD_CAPTURE + guess };
+        }
+        if key == killers[0] {
+            return KILLER + 1;
+        }
+        if key == killers[1] {
+            return KILLER;
+        }
+        history[history_index(us, m)]
+    }));
 }
 
 pub const HISTORY_SIZE: usize = 2 * rules::square::FRAME * rules::square::FRAME;

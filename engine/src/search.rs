@@ -1,6 +1,6 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with
-//! quiescence, a transposition table, null-move pruning where it is sound, late-move
-//! reductions and check extensions.
+//! quiescence, a transposition table, null-move and reverse futility pruning where they are
+//! sound, late-move reductions and check extensions.
 //!
 //! Guarantees:
 //! - A search runs on the caller's thread and ends at its depth limit, node limit, deadline,
@@ -13,7 +13,8 @@
 //! - Null-move pruning runs only in Chess, Golem, Werewolf and Unicorn Great Chess, never in
 //!   check, never without a piece besides pawns: Ghost King Chess has no check and is prone to
 //!   zugzwang (a Ghost King must move), and a Grolman turn is a whole chain whose forced
-//!   followers make passing unlike any real turn.
+//!   followers make passing unlike any real turn. Reverse futility pruning, which trusts the
+//!   static score as passing does, runs in the same variants, never in check.
 //! - Ghost King Chess: a position where the side to move can take the enemy Ghost King scores
 //!   as a mate in one; one whose own Ghost King is gone as lost. Grolman Chess: a position
 //!   where the side not to move left its own king attacked scores as won for the side to move.
@@ -35,6 +36,9 @@ const INFINITY: i32 = 31_000;
 /// The deepest a search goes (plies from the root).
 pub const MAX_PLY: usize = 96;
 const MAX_DEPTH: u32 = 64;
+/// Reverse futility pruning: the deepest remaining depth it applies at, and its margin per ply.
+const RFP_DEPTH: i32 = 5;
+const RFP_MARGIN: i32 = 90;
 
 /// A score as UCI reports it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -171,7 +175,9 @@ impl Searcher {
         for h in self.history.iter_mut() {
             *h /= 8;
         }
-        let mut run = Run { s: self, stop, limits, start: Instant::now(), nodes: 0, seldepth: 0, aborted: false, path };
+        let lists = (0..=MAX_PLY).map(|_| List::default()).collect();
+        let mut run =
+            Run { s: self, stop, limits, start: Instant::now(), nodes: 0, seldepth: 0, aborted: false, path, lists };
         run.iterate(&root, report)
     }
 }
@@ -186,6 +192,19 @@ struct Run<'a> {
     aborted: bool,
     /// Keys of the game's earlier positions and of the search path above the current node.
     path: Vec<u64>,
+    /// One move list per ply, taken by the node at that ply and put back as it returns, so
+    /// that a search allocates lists only for its first nodes, not at every node. (Not arrays
+    /// on the stack: a move, with its room for a Grolman chain, takes 70 bytes, and the 80 and
+    /// more moves of Ghost King or Unicorn Great positions would put kilobytes per ply on the
+    /// caller's thread stack.)
+    lists: Vec<List>,
+}
+
+/// A node's moves and their ordering scores, index for index.
+#[derive(Default)]
+struct List {
+    moves: Vec<Move>,
+    scores: Vec<i32>,
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -236,8 +255,9 @@ impl Run<'_> {
         }
         let key = zobrist::hash(root);
         let hash_move = self.s.tt.probe(key).map_or(MoveKey::NONE, |e| e.best);
-        let mut scores =
-            order::score_moves(root, &self.s.eval.params, &moves, hash_move, &[MoveKey::NONE; 2], &self.s.history);
+        let mut scores = Vec::new();
+        let params = &self.s.eval.params;
+        order::score_moves(root, params, &moves, hash_move, &[MoveKey::NONE; 2], &self.s.history, &mut scores);
         for i in 0..moves.len() {
             order::pick(&mut moves, &mut scores, i);
         }
@@ -327,14 +347,15 @@ impl Run<'_> {
         self.path.push(key);
         for (i, m) in moves.iter().enumerate() {
             let child = root.after(m);
+            let child_key = zobrist::update(key, root, &child);
             let d = depth as i32 - 1;
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, d, -beta, -alpha, 1, true);
+                score = -self.negamax(&child, child_key, d, -beta, -alpha, 1, true);
             } else {
-                score = -self.negamax(&child, d, -alpha - 1, -alpha, 1, true);
+                score = -self.negamax(&child, child_key, d, -alpha - 1, -alpha, 1, true);
                 if score > alpha && !self.aborted {
-                    score = -self.negamax(&child, d, -beta, -alpha, 1, true);
+                    score = -self.negamax(&child, child_key, d, -beta, -alpha, 1, true);
                 }
             }
             if self.aborted {
@@ -352,10 +373,12 @@ impl Run<'_> {
 
     /// Every root move's exact score at `depth` (for the levels that blur them).
     fn score_all(&mut self, root: &Position, moves: &[Move], depth: u32, scores: &mut [i32]) -> Option<(i32, usize)> {
-        self.path.push(zobrist::hash(root));
+        let key = zobrist::hash(root);
+        self.path.push(key);
         for (i, m) in moves.iter().enumerate() {
             let child = root.after(m);
-            let score = -self.negamax(&child, depth as i32 - 1, -INFINITY, INFINITY, 1, true);
+            let child_key = zobrist::update(key, root, &child);
+            let score = -self.negamax(&child, child_key, depth as i32 - 1, -INFINITY, INFINITY, 1, true);
             if self.aborted {
                 self.path.pop();
                 return None;
@@ -418,9 +441,12 @@ impl Run<'_> {
         false
     }
 
+    /// `key` is `pos`'s Zobrist key, updated from the parent's.
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Position,
+        key: u64,
         mut depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -433,10 +459,10 @@ impl Run<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as u32);
+        debug_assert_eq!(key, zobrist::hash(pos), "the updated key is the position's key");
         if let Some(score) = self.decided(pos, ply) {
             return score;
         }
-        let key = zobrist::hash(pos);
         if pos.halfmoves() >= 100 || self.repeated(key, pos.halfmoves()) || pos.is_insufficient_material() {
             return 0;
         }
@@ -449,7 +475,7 @@ impl Run<'_> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, 0);
+            return self.quiesce(pos, key, alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
         let entry = self.s.tt.probe(key);
@@ -467,19 +493,26 @@ impl Run<'_> {
                 }
             }
         }
-        if allow_null
-            && !pv_node
-            && !in_check
-            && depth >= 3
-            && null_move_sound(variant)
-            && beta.abs() < MATE - MAX_PLY as i32
-        {
+        // Where passing is sound (below), so is trusting the static score: what the side to move
+        // stands on is at least what it can get.
+        let static_eval = (!pv_node && !in_check && null_move_sound(variant) && beta.abs() < MATE - MAX_PLY as i32)
+            .then(|| self.s.eval.evaluate(pos));
+        // Reverse futility: a few plies from the horizon, a static score that beats beta by
+        // a margin per ply left is taken to hold.
+        if let Some(eval) = static_eval.filter(|_| depth <= RFP_DEPTH) {
+            if eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
+        if let Some(eval) = static_eval.filter(|_| allow_null && depth >= 3) {
             let us = pos.board().by_color(pos.turn());
             let pawns_and_royal = pos.board().by_role(Role::Pawn) | pos.board().by_role(variant.royal());
-            if (us - pawns_and_royal).any() && self.s.eval.evaluate(pos) >= beta {
+            if (us - pawns_and_royal).any() && eval >= beta {
                 let r = 2 + depth / 4;
                 self.path.push(key);
-                let score = -self.negamax(&pos.null_move(), depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let passed = pos.null_move();
+                let passed_key = zobrist::update(key, pos, &passed);
+                let score = -self.negamax(&passed, passed_key, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.path.pop();
                 if self.aborted {
                     return 0;
@@ -489,40 +522,53 @@ impl Run<'_> {
                 }
             }
         }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        pos.legal_moves_into(&mut list.moves);
+        if list.moves.is_empty() {
+            self.lists[ply] = list;
             return if pos.is_check() { -MATE + ply as i32 } else { 0 };
         }
         let killers = self.s.killers[ply];
-        let mut scores = order::score_moves(pos, &self.s.eval.params, &moves, hash_move, &killers, &self.s.history);
+        order::score_moves(
+            pos,
+            &self.s.eval.params,
+            &list.moves,
+            hash_move,
+            &killers,
+            &self.s.history,
+            &mut list.scores,
+        );
+        let List { moves, scores } = &mut list;
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_key = MoveKey::NONE;
         self.path.push(key);
         for i in 0..moves.len() {
-            order::pick(&mut moves, &mut scores, i);
+            order::pick(moves, scores, i);
             let m = moves[i];
             let child = pos.after(&m);
+            let child_key = zobrist::update(key, pos, &child);
             let quiet = !m.is_capture() && m.promotion.is_none();
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                score = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
                 let reduce = if quiet && !in_check && depth >= 3 && i >= 3 && scores[i] < 1_000_000 {
                     1 + i32::from(i >= 8 && depth >= 6)
                 } else {
                     0
                 };
-                score = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, true);
+                score = -self.negamax(&child, child_key, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && reduce > 0 && !self.aborted {
-                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                    score = -self.negamax(&child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1, true);
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    score = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, true);
                 }
             }
             if self.aborted {
                 self.path.pop();
+                self.lists[ply] = list;
                 return 0;
             }
             if score > best_score {
@@ -546,6 +592,7 @@ impl Run<'_> {
             }
         }
         self.path.pop();
+        self.lists[ply] = list;
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -557,7 +604,8 @@ impl Run<'_> {
         best_score
     }
 
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+    /// `key` is `pos`'s Zobrist key, updated from the parent's.
+    fn quiesce(&mut self, pos: &Position, key: u64, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
         self.nodes += 1;
         self.check_abort();
         if self.aborted {
@@ -572,25 +620,31 @@ impl Run<'_> {
         }
         let params = &self.s.eval.params;
         let in_check = has_check(pos.variant()) && pos.is_check();
-        let (mut moves, stand) = if in_check && qply < 4 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        let stand = if in_check && qply < 4 {
+            pos.legal_moves_into(&mut list.moves);
+            if list.moves.is_empty() {
+                self.lists[ply] = list;
                 return -MATE + ply as i32;
             }
-            (moves, -INFINITY)
+            -INFINITY
         } else {
             let stand = self.s.eval.evaluate(pos);
             if stand >= beta {
+                self.lists[ply] = list;
                 return stand;
             }
             alpha = alpha.max(stand);
-            (pos.noisy_moves(), stand)
+            pos.noisy_moves_into(&mut list.moves);
+            stand
         };
-        let mut scores: Vec<i32> = moves.iter().map(|m| order::exchange_guess(pos, params, m)).collect();
+        let List { moves, scores } = &mut list;
+        scores.clear();
+        scores.extend(moves.iter().map(|m| order::exchange_guess(pos, params, m)));
         let mut best = stand;
-        self.path.push(zobrist::hash(pos));
+        self.path.push(key);
         for i in 0..moves.len() {
-            order::pick(&mut moves, &mut scores, i);
+            order::pick(moves, scores, i);
             if stand > -INFINITY {
                 // Losing captures and captures that cannot lift the score to alpha are skipped.
                 if scores[i] < 0 || stand + scores[i] + 200 <= alpha {
@@ -598,9 +652,10 @@ impl Run<'_> {
                 }
             }
             let child = pos.after(&moves[i]);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1);
+            let score = -self.quiesce(&child, zobrist::update(key, pos, &child), -beta, -alpha, ply + 1, qply + 1);
             if self.aborted {
                 self.path.pop();
+                self.lists[ply] = list;
                 return 0;
             }
             if score > best {
@@ -614,6 +669,7 @@ impl Run<'_> {
             }
         }
         self.path.pop();
+        self.lists[ply] = list;
         best
     }
 }

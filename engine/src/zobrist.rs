@@ -3,9 +3,14 @@
 //! "a Golem-kind piece was just taken" flag). Grolman Chess keeps no state beyond these. The
 //! move counters are left out on purpose: positions that differ only in them repeat.
 //!
-//! The key is computed from the position each time (no incremental update to get wrong).
+//! [`hash`] computes a key from the whole position; [`update`] derives a position's key from
+//! its parent's by folding in only what differs between the two, which is what the search does
+//! after every move. `update` reads the difference off the two boards' piece sets rather than
+//! off the move, so it needs no knowledge of what a move does in each variant (a Grolman chain,
+//! a Werewolf conversion, a repelled Golem hit): it is right whenever `hash` is
+//! (`engine/tests/keys.rs` checks the two agree along random games of every variant).
 
-use rules::{Color, Position, Role};
+use rules::{Color, Piece, Position, Role, Square};
 
 const SQUARES: usize = rules::square::FRAME;
 
@@ -76,6 +81,42 @@ pub fn hash(pos: &Position) -> u64 {
         key ^= KEYS.black;
     }
     if pos.golem_captured() {
+        key ^= KEYS.golem_captured;
+    }
+    key
+}
+
+fn piece_key(sq: Square, piece: Option<Piece>) -> u64 {
+    piece.map_or(0, |p| KEYS.pieces[p.color.index()][p.role.index()][sq.index()])
+}
+
+/// The key of `after` given `key`, the key of `before`: both positions of one variant, `after`
+/// usually one move (or a null move) from `before`. Costs the squares that changed, not the
+/// pieces on the board.
+pub fn update(mut key: u64, before: &Position, after: &Position) -> u64 {
+    let (a, b) = (before.board(), after.board());
+    // A square changed when its colour or its role did (a capture by a piece of the same role
+    // changes only the colour).
+    let mut changed =
+        Color::ALL.into_iter().fold(rules::Bitboard::EMPTY, |acc, c| acc | (a.by_color(c) ^ b.by_color(c)));
+    for role in Role::ALL {
+        changed |= a.by_role(role) ^ b.by_role(role);
+    }
+    for sq in changed {
+        key ^= piece_key(sq, a.piece_at(sq)) ^ piece_key(sq, b.piece_at(sq));
+    }
+    for rook in before.castling_rights() ^ after.castling_rights() {
+        key ^= KEYS.castling[rook.index()];
+    }
+    if before.ep_square() != after.ep_square() {
+        for ep in [before.ep_square(), after.ep_square()].into_iter().flatten() {
+            key ^= KEYS.ep[ep.index()];
+        }
+    }
+    if before.turn() != after.turn() {
+        key ^= KEYS.black;
+    }
+    if before.golem_captured() != after.golem_captured() {
         key ^= KEYS.golem_captured;
     }
     key

@@ -1,6 +1,8 @@
-//! The Zobrist key covers every piece of state the rules keep, and ignores the move counters.
+//! The Zobrist key covers every piece of state the rules keep, and ignores the move counters;
+//! the key the search updates move by move is always the key computed afresh.
 
-use engine::zobrist::hash;
+use engine::zobrist::{hash, update};
+use proptest::prelude::*;
 use rules::{Position, Variant};
 
 fn key(variant: Variant, fen: &str) -> u64 {
@@ -39,4 +41,29 @@ fn key_equal_for_equal_positions() {
         b.play_unchecked(&m);
     }
     assert_eq!(hash(&a), hash(&b));
+}
+
+proptest! {
+    /// Along a random game of every variant, the key updated after each move (and after a null
+    /// move from each position, as the search makes them) equals the key of the new position.
+    #[test]
+    fn updated_key_is_the_fresh_key(picks in prop::collection::vec(any::<u16>(), 1..160)) {
+        for variant in Variant::ALL {
+            let mut pos = Position::start(variant);
+            let mut key = hash(&pos);
+            for &pick in &picks {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.is_decided() {
+                    break;
+                }
+                let passed = pos.null_move();
+                prop_assert_eq!(update(key, &pos, &passed), hash(&passed), "null move at {}", pos.fen());
+                let m = moves[usize::from(pick) % moves.len()];
+                let next = pos.after(&m);
+                key = update(key, &pos, &next);
+                prop_assert_eq!(key, hash(&next), "{} after {}", pos.fen(), pos.coord(&m));
+                pos = next;
+            }
+        }
+    }
 }

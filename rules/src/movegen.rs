@@ -82,8 +82,24 @@ impl Position {
     /// Every legal move.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
-        self.generate(&mut Collect(&mut moves));
+        self.legal_moves_into(&mut moves);
         moves
+    }
+
+    /// Every legal move, into `moves` (emptied first): a caller that generates at every node,
+    /// like a search, keeps its lists and reuses their memory instead of allocating each time.
+    ///
+    /// ```
+    /// use rules::{Position, Variant};
+    ///
+    /// let mut moves = Vec::new();
+    /// Position::start(Variant::Chess).legal_moves_into(&mut moves);
+    /// Position::start(Variant::UnicornGreat).legal_moves_into(&mut moves);
+    /// assert_eq!(moves, Position::start(Variant::UnicornGreat).legal_moves());
+    /// ```
+    pub fn legal_moves_into(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.generate(&mut Collect(moves));
     }
 
     /// The legal moves that change material: captures (a Werewolf's hop that takes, a
@@ -100,11 +116,18 @@ impl Position {
     /// # Ok::<(), rules::PositionError>(())
     /// ```
     pub fn noisy_moves(&self) -> Vec<Move> {
-        let mut moves = self.legal_moves();
+        let mut moves = Vec::new();
+        self.noisy_moves_into(&mut moves);
+        moves
+    }
+
+    /// [`Position::noisy_moves`] into `moves` (emptied first), as
+    /// [`Position::legal_moves_into`].
+    pub fn noisy_moves_into(&self, moves: &mut Vec<Move>) {
+        self.legal_moves_into(moves);
         moves.retain(|m| {
             m.is_capture() || m.promotion.is_some() || m.chain.steps().iter().any(|s| s.promotion.is_some())
         });
-        moves
     }
 
     /// The number of legal moves, without building them.

@@ -45,6 +45,7 @@ use serde_json::json;
 mod pg_schema;
 
 #[path = "../tests/support/scrape.rs"]
+#[allow(dead_code)]
 mod scrape;
 
 struct Options {

@@ -162,6 +162,20 @@ mod tests {
     }
 
     #[test]
+    fn a_copy_left_half_written_by_a_killed_backup_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("chimera.db");
+        crate::Store::open(db.clone()).unwrap();
+        let dest = dir.path().join("copy.db");
+        // What a backup killed mid-copy leaves: a partial file, and no copy under its name.
+        std::fs::write(partial_path(&dest), "half a page").unwrap();
+        let summary = backup(&crate::Location::Sqlite(db), &dest).unwrap();
+        assert_eq!(summary.schema_version, crate::SCHEMA_VERSION);
+        assert!(!partial_path(&dest).exists());
+        crate::Store::open(dest).unwrap().check_integrity().unwrap();
+    }
+
+    #[test]
     fn a_missing_database_is_not_created_by_a_backup() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("none.db");

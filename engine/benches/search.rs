@@ -8,25 +8,11 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::{Limits, Searcher};
-use rules::{Position, Variant};
+use rules::Variant;
 
 const NODES: u64 = 20_000;
 /// The transposition table of one chat game (host's engine games).
 const CHAT_HASH_MB: usize = 8;
-
-/// A middlegame-ish position: the start after a few fixed plies of the engine's own choice.
-fn middlegame(variant: Variant) -> Vec<Position> {
-    let mut positions = vec![Position::start(variant)];
-    let mut searcher = Searcher::new(variant, 1);
-    for _ in 0..8 {
-        let limits = Limits { depth: Some(2), ..Limits::default() };
-        let result = searcher.search(&positions, &limits, &AtomicBool::new(false), &mut |_| {});
-        let Some(m) = result.best else { break };
-        let next = positions.last().unwrap().after(&m);
-        positions.push(next);
-    }
-    positions
-}
 
 fn bench(c: &mut Criterion) {
     let memory = Searcher::new(Variant::Chess, CHAT_HASH_MB).memory();
@@ -35,7 +21,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(NODES));
     group.sample_size(10);
     for variant in Variant::ALL {
-        let positions = middlegame(variant);
+        let positions = engine::bench::middlegame(variant);
         group.bench_function(variant.id(), |b| {
             b.iter(|| {
                 let mut searcher = Searcher::new(variant, 1);

@@ -13,22 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use engine::{Limits, Searcher};
-use rules::{Position, Variant};
-
-/// A middlegame-ish game: the start after a few plies of the engine's own choice, as the
-/// `search` bench plays them.
-fn middlegame(variant: Variant) -> Vec<Position> {
-    let mut positions = vec![Position::start(variant)];
-    let mut searcher = Searcher::new(variant, 1);
-    for _ in 0..8 {
-        let limits = Limits { depth: Some(2), ..Limits::default() };
-        let result = searcher.search(&positions, &limits, &AtomicBool::new(false), &mut |_| {});
-        let Some(m) = result.best else { break };
-        let next = positions.last().unwrap().after(&m);
-        positions.push(next);
-    }
-    positions
-}
+use rules::Variant;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,7 +24,7 @@ fn main() {
     let nodes = args.first().map_or(200_000, |n| n.parse().expect("NODES: a number"));
     let mut total = 0;
     for variant in Variant::ALL {
-        let positions = middlegame(variant);
+        let positions = engine::bench::middlegame(variant);
         let mut searcher = Searcher::new(variant, 16);
         let limits = Limits { nodes: Some(nodes), ..Limits::default() };
         let start = Instant::now();

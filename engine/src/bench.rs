@@ -54,6 +54,22 @@ const FENS: &[(Variant, &str)] = &[
     ),
 ];
 
+/// A middlegame-ish game of `variant`, start first: the start after eight plies of the engine's
+/// own choice at depth 2, the same on every run. For speed measurements that search one game
+/// per variant (`benches/search.rs`, `examples/search_speed.rs`).
+pub fn middlegame(variant: Variant) -> Vec<Position> {
+    let mut positions = vec![Position::start(variant)];
+    let mut searcher = Searcher::new(variant, 1);
+    for _ in 0..8 {
+        let limits = Limits { depth: Some(2), ..Limits::default() };
+        let result = searcher.search(&positions, &limits, &AtomicBool::new(false), &mut |_| {});
+        let Some(m) = result.best else { break };
+        let next = positions.last().expect("the start at least").after(&m);
+        positions.push(next);
+    }
+    positions
+}
+
 /// The benchmark's positions: every variant's start, then [`FENS`].
 pub fn positions() -> Vec<Position> {
     let starts = Variant::ALL.into_iter().map(Position::start);

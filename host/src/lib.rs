@@ -358,17 +358,15 @@ impl Host {
         let limit = self.settings().limits.commands;
         let metrics = self.metrics();
         metrics.command(request.command.kind());
-        match self.inner.throttle.admit(&request.platform, &request.user.id, now, limit) {
-            limits::Admission::Admitted => {}
-            limits::Admission::Refused => {
-                metrics.refused(metrics::RefusalKind::TooFast);
-                return Reply::error(limits::too_fast(limit));
-            }
+        let quiet = match self.inner.throttle.admit(&request.platform, &request.user.id, now, limit) {
+            limits::Admission::Admitted => None,
+            limits::Admission::Refused => Some(false),
             // Said once a window: a flood must not make the bot flood the room in answer.
-            limits::Admission::RefusedAgain => {
-                metrics.refused(metrics::RefusalKind::TooFast);
-                return Reply { quiet: true, ..Reply::error(limits::too_fast(limit)) };
-            }
+            limits::Admission::RefusedAgain => Some(true),
+        };
+        if let Some(quiet) = quiet {
+            metrics.refused(metrics::RefusalKind::TooFast);
+            return Reply { quiet, ..Reply::error(limits::too_fast(limit)) };
         }
         let cx = Ctx {
             host: self,

@@ -212,6 +212,7 @@ impl Bot {
     /// room (an open challenge) the host decides. Reactions the host refuses are ignored unless
     /// they come from someone the question was for, who hears why (a used one included).
     pub(super) async fn on_reaction(&self, room: &Room, event: OriginalSyncReactionEvent) -> anyhow::Result<()> {
+        let arrived = std::time::Instant::now();
         let id = event.event_id.to_string();
         if !self.is_fresh(room, &event.sender, &id, event.origin_server_ts).await? {
             return Ok(());
@@ -244,6 +245,7 @@ impl Bot {
         } else {
             self.ledger.use_buttons(&message_id).await?;
             self.answer(&origin, &id, reply).await?;
+            self.host.metrics().answered(arrived.elapsed());
         }
         self.ledger.mark_handled(&id, self.host.now()).await?;
         Ok(())

@@ -7,6 +7,7 @@ use crate::offers::Offer;
 use crate::ratings::RatingUpdate;
 use crate::sql::{params, sql, Row};
 use crate::text::text_enum;
+use crate::web::WebKey;
 use crate::{GameId, Millis, PairingId, PlayerId};
 
 text_enum! {
@@ -145,6 +146,8 @@ pub struct Game {
     pub created_at: Millis,
     pub updated_at: Millis,
     pub finished_at: Option<Millis>,
+    /// The game page's address: given only where the game may be seen.
+    pub web_key: WebKey,
 }
 
 impl Game {
@@ -188,6 +191,7 @@ impl Game {
             updated_at: row.get(18)?,
             finished_at: row.get(19)?,
             time_odds: TimeOdds::from_columns(row.get(20)?, row.get(21)?),
+            web_key: row.get(22)?,
         })
     }
 }
@@ -197,7 +201,7 @@ macro_rules! game_columns {
     () => {
         "id, platform, server, channel, variant, white_id, black_id, start_fen, state, result, \
          reason, clock_kind, base_ms, increment_ms, deadline, rated, pairing_id, created_at, \
-         updated_at, finished_at, white_base_ms, black_base_ms"
+         updated_at, finished_at, white_base_ms, black_base_ms, web_key"
     };
 }
 
@@ -358,9 +362,9 @@ impl WriteTx<'_> {
             sql!(
                 "INSERT INTO games (platform, server, channel, variant, white_id, black_id,
                      start_fen, state, base_ms, increment_ms, deadline, rated, pairing_id,
-                     created_at, updated_at, clock_kind, white_base_ms, black_base_ms)
+                     created_at, updated_at, clock_kind, white_base_ms, black_base_ms, web_key)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $11, $12, $13, $13, $14,
-                     $15, $16)
+                     $15, $16, $17)
                  RETURNING id"
             ),
             params![
@@ -379,7 +383,8 @@ impl WriteTx<'_> {
                 now,
                 clock_kind,
                 odds.map(|o| o.white_base_ms),
-                odds.map(|o| o.black_base_ms)
+                odds.map(|o| o.black_base_ms),
+                WebKey::random()
             ],
         )?;
         self.game(id)

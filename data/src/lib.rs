@@ -114,6 +114,7 @@ mod sql;
 mod sqlite;
 mod text;
 mod tournaments;
+mod web;
 
 #[cfg(test)]
 mod testing;
@@ -138,6 +139,7 @@ pub use ratings::{Glicko, Rating, RatingUpdate};
 pub use tournaments::{
     Entrant, Format, NewPairing, NewTournament, Pairing, PairingResult, Round, Tournament, TournamentState,
 };
+pub use web::{NotAWebKey, WebKey};
 
 /// Milliseconds since the Unix epoch.
 pub type Millis = i64;

@@ -30,6 +30,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/sqlite/009_live_tournaments.sql")),
         M::up(include_str!("migrations/sqlite/011_pauses.sql")),
         M::up(include_str!("migrations/sqlite/012_adapter_ledger.sql")),
+        M::up(include_str!("migrations/sqlite/013_web.sql")),
     ])
 }
 

@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::games::{Game, GameResult, NewGame, TimeControl};
 use crate::sql::{params, sql, Row};
 use crate::text::text_enum;
+use crate::web::WebKey;
 use crate::{GameId, Millis, PairingId, PlayerId, RoundId, TournamentId};
 
 text_enum! {
@@ -88,6 +89,8 @@ pub struct Tournament {
     pub state: TournamentState,
     pub created_at: Millis,
     pub updated_at: Millis,
+    /// The tournament page's address: given only where the tournament is played.
+    pub web_key: WebKey,
 }
 
 impl Tournament {
@@ -109,6 +112,7 @@ impl Tournament {
             state: row.get(15)?,
             created_at: row.get(16)?,
             updated_at: row.get(17)?,
+            web_key: row.get(18)?,
         })
     }
 }
@@ -117,7 +121,7 @@ impl Tournament {
 macro_rules! columns {
     () => {
         "id, platform, server, channel, organiser_id, name, variant, format, rounds, clock_kind, \
-         base_ms, increment_ms, rated, starts_at, double_round_robin, state, created_at, updated_at"
+         base_ms, increment_ms, rated, starts_at, double_round_robin, state, created_at, updated_at, web_key"
     };
 }
 
@@ -392,8 +396,9 @@ impl WriteTx<'_> {
             sql!(
                 "INSERT INTO tournaments (platform, server, channel, organiser_id, name, variant,
                      format, rounds, base_ms, increment_ms, rated, starts_at, state, created_at,
-                     updated_at, double_round_robin, clock_kind)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $14, $15)
+                     updated_at, double_round_robin, clock_kind, web_key)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $14, $15,
+                     $16)
                  RETURNING id"
             ),
             params![
@@ -411,7 +416,8 @@ impl WriteTx<'_> {
                 new.starts_at,
                 now,
                 new.double,
-                clock_kind
+                clock_kind,
+                WebKey::random()
             ],
         )?;
         self.tournament(id)

@@ -139,8 +139,15 @@ fn every_earlier_version_migrates_to_the_latest_keeping_its_data(backend: &TestD
                     assert_eq!(tx.challenges_of(1, 0)?[0].time_control, None);
                     if version >= 2 {
                         let day = TimeControl { kind: ClockKind::Correspondence, base_ms: 86_400_000, increment_ms: 0 };
-                        assert_eq!(tx.server_tournaments("discord", "s")?[0].time_control, Some(day));
+                        let cup = &tx.server_tournaments("discord", "s")?[0];
+                        assert_eq!(cup.time_control, Some(day));
+                        // Version 12: old tournaments get a page address too.
+                        assert_eq!(tx.tournament_by_web_key(&cup.web_key)?.map(|t| t.id), Some(cup.id));
                     }
+                    // Version 12: old games get a page address, and no place lists them yet.
+                    let found = tx.game_by_web_key(&record.game.web_key)?;
+                    assert_eq!(found.map(|g| g.id), Some(record.game.id), "from version {version}");
+                    assert!(!tx.web_listing("discord", "s")?);
                     Ok(())
                 })
                 .unwrap();

@@ -112,6 +112,7 @@ impl Level {
             soft_time: Some(share / 2),
             min_depth: p.floor,
             noise,
+            excluded: Vec::new(),
         }
     }
 }

@@ -26,6 +26,7 @@ pub mod bench;
 pub mod eval;
 pub mod level;
 pub mod order;
+pub mod puzzle;
 pub mod rng;
 pub mod search;
 pub mod tt;

@@ -85,6 +85,9 @@ pub struct Limits {
     /// end them): a level that thinks briefly still looks as deep as the level below it.
     pub min_depth: u32,
     pub noise: Option<Noise>,
+    /// Root moves left out of the search: the second-best move is the best once the best is
+    /// excluded (a puzzle's uniqueness test, UCI's MultiPV). Excluding every move leaves none.
+    pub excluded: Vec<Move>,
 }
 
 /// One finished iteration, as UCI's `info` line reports it.
@@ -242,6 +245,7 @@ fn has_check(variant: Variant) -> bool {
 impl Run<'_> {
     fn iterate(&mut self, root: &Position, report: &mut dyn FnMut(&Info)) -> SearchResult {
         let mut moves = root.legal_moves();
+        moves.retain(|m| !self.limits.excluded.contains(m));
         let done = |run: &Run, best: Option<Move>, score, depth, pv| SearchResult {
             best,
             score,

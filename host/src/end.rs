@@ -228,6 +228,7 @@ mod tests {
                     created_at: 0,
                     updated_at: 0,
                     finished_at: Some(0),
+                    web_key: data::WebKey::random(),
                 };
                 assert_eq!(stored_outcome(&game), Some(outcome));
             }

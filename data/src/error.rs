@@ -77,6 +77,12 @@ pub enum Error {
     #[error("player {player}'s {variant} rating has {actual} games, the update was computed from {expected}")]
     RatingConflict { player: PlayerId, variant: String, expected: i64, actual: i64 },
 
+    #[error("puzzle {puzzle}'s rating has {actual} attempts, the update was computed from {expected}")]
+    PuzzleRatingConflict { puzzle: i64, expected: i64, actual: i64 },
+
+    #[error("attempt {attempt} is still open in this channel")]
+    AttemptOpen { attempt: i64 },
+
     #[error("challenge {challenge_id} expired at {expires_at}")]
     ChallengeExpired { challenge_id: ChallengeId, expires_at: i64 },
 

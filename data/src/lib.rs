@@ -109,6 +109,7 @@ mod pauses;
 mod pg;
 mod pg_tls;
 mod players;
+mod puzzles;
 mod ratings;
 mod sql;
 mod sqlite;
@@ -135,6 +136,10 @@ pub use outbox::{Post, PostId};
 pub use pauses::{Pause, PauseReason};
 pub use pg_tls::{HandshakeError, SslMode, TlsSetupError};
 pub use players::Player;
+pub use puzzles::{
+    Attempt, AttemptId, AttemptState, NewPuzzle, Puzzle, PuzzleId, PuzzlePlace, PuzzleRating, PuzzleRatingUpdate,
+    ScanTotals,
+};
 pub use ratings::{Glicko, Rating, RatingUpdate};
 pub use tournaments::{
     Entrant, Format, NewPairing, NewTournament, Pairing, PairingResult, Round, Tournament, TournamentState,

@@ -91,6 +91,11 @@ fn seed(version: usize) -> String {
                     VALUES ('discord', 'f', 1, 'chess', 'white', FALSE, 30, 90000);
                 DELETE FROM challenges WHERE channel = 'f';";
     }
+    if version >= 12 {
+        // From version 12 on, the writer gives every game and tournament its web key.
+        sql += "UPDATE games SET web_key = '00000000000000000000000' || id;
+                UPDATE tournaments SET web_key = 'a0000000000000000000000' || id;";
+    }
     sql
 }
 

@@ -137,8 +137,8 @@ pub use pauses::{Pause, PauseReason};
 pub use pg_tls::{HandshakeError, SslMode, TlsSetupError};
 pub use players::Player;
 pub use puzzles::{
-    Attempt, AttemptId, AttemptState, NewPuzzle, Puzzle, PuzzleId, PuzzlePlace, PuzzleRating, PuzzleRatingUpdate,
-    ScanTotals,
+    Attempt, AttemptEnd, AttemptId, AttemptState, NewPuzzle, Puzzle, PuzzleId, PuzzlePlace, PuzzleRating,
+    PuzzleRatingUpdate, ScanTotals,
 };
 pub use ratings::{Glicko, Rating, RatingUpdate};
 pub use tournaments::{

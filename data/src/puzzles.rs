@@ -132,6 +132,17 @@ pub struct PuzzleRatingUpdate {
     pub glicko: Glicko,
 }
 
+/// How an attempt ends: the progress it stood at (`from`, read by the caller) and ends at,
+/// whether it was solved, and both new ratings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttemptEnd {
+    pub from: u32,
+    pub to: u32,
+    pub solved: bool,
+    pub player: PuzzleRatingUpdate,
+    pub puzzle: PuzzleRatingUpdate,
+}
+
 /// Where a puzzle is asked for: the place decides which games' puzzles may be seen (the same
 /// rule as for games: the server, or for a place without one, the channel).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,21 +338,12 @@ impl WriteTx<'_> {
         Ok(changed == 1)
     }
 
-    /// Ends an open attempt that stood at `from` with its progress at `to`, solved or failed,
-    /// with the player's and the puzzle's new ratings; `false` (nothing written) if it was no
-    /// longer open at `from`.
-    /// A rating computed from a state that has changed since is refused with
-    /// `RatingConflict`, and the whole end rolls back.
-    pub fn finish_attempt(
-        &self,
-        attempt: &Attempt,
-        from: u32,
-        to: u32,
-        solved: bool,
-        player: PuzzleRatingUpdate,
-        puzzle: PuzzleRatingUpdate,
-        now: Millis,
-    ) -> Result<bool> {
+    /// Ends an open attempt as `end` says, with the player's and the puzzle's new ratings;
+    /// `false` (nothing written) if it was no longer open at `end.from`. A rating computed from
+    /// a state that has changed since is refused (`PuzzleRatingConflict`, `RatingConflict`),
+    /// and the whole end rolls back.
+    pub fn finish_attempt(&self, attempt: &Attempt, end: &AttemptEnd, now: Millis) -> Result<bool> {
+        let AttemptEnd { from, to, solved, player, puzzle } = *end;
         let state = if solved { AttemptState::Solved } else { AttemptState::Failed };
         let changed = self.conn().execute(
             sql!(
@@ -504,13 +506,30 @@ mod tests {
         // A puzzle update computed from a stale state rolls the whole end back.
         let stale = PuzzleRatingUpdate { attempts_before: 3, ..rated };
         let a = attempt.clone();
-        let refused = store.write(move |tx| tx.finish_attempt(&a, 2, 3, true, player, stale, 20));
+        let refused = store.write(move |tx| {
+            tx.finish_attempt(&a, &AttemptEnd { from: 2, to: 3, solved: true, player, puzzle: stale }, 20)
+        });
         assert!(matches!(refused, Err(Error::PuzzleRatingConflict { .. })), "{refused:?}");
         assert_eq!(store.read(move |tx| tx.open_attempt("test", "p", black)).unwrap().map(|a| a.progress), Some(2));
         let a = attempt.clone();
-        assert!(store.write(move |tx| tx.finish_attempt(&a, 2, 3, true, player, rated, 20)).unwrap());
+        assert!(store
+            .write(move |tx| tx.finish_attempt(
+                &a,
+                &AttemptEnd { from: 2, to: 3, solved: true, player, puzzle: rated },
+                20
+            ))
+            .unwrap());
         let a = attempt.clone();
-        assert!(!store.write(move |tx| tx.finish_attempt(&a, 2, 3, true, player, rated, 21)).unwrap(), "ended once");
+        assert!(
+            !store
+                .write(move |tx| tx.finish_attempt(
+                    &a,
+                    &AttemptEnd { from: 2, to: 3, solved: true, player, puzzle: rated },
+                    21
+                ))
+                .unwrap(),
+            "ended once"
+        );
         store
             .read(move |tx| {
                 assert_eq!(tx.open_attempt("test", "p", black)?, None);

@@ -272,7 +272,7 @@ async fn the_live_stream_delivers_a_move_appended_through_the_store_and_its_poll
     let data = event.lines().find_map(|l| l.strip_prefix("data: ")).expect("one data line");
     let snapshot: serde_json::Value = serde_json::from_str(data).unwrap();
     assert_eq!(snapshot["moves"].as_array().unwrap().len(), 2);
-    assert_eq!(snapshot["moves"][1]["fen"], "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2");
+    assert_eq!(snapshot["moves"][1]["fen"], "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
     assert_eq!(snapshot["clock"]["running"], "white");
 
     // Nobody watches any more: the poller stops.

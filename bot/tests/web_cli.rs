@@ -44,10 +44,8 @@ fn a_game_played_on_the_console_is_served_at_its_key() {
         .output()
         .unwrap();
     assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stdout));
-    let key: String = rusqlite::Connection::open(&db)
-        .unwrap()
-        .query_row("SELECT web_key FROM games", [], |row| row.get(0))
-        .unwrap();
+    let key: String =
+        rusqlite::Connection::open(&db).unwrap().query_row("SELECT web_key FROM games", [], |row| row.get(0)).unwrap();
 
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mut server = chimera()

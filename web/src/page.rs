@@ -32,7 +32,7 @@ impl Page {
                     }
                 }
                 body {
-                    header.site { a href="/" { "Chimera" } }
+                    header.site { "Chimera" }
                     main { (self.body) }
                 }
             }

@@ -95,10 +95,13 @@ impl Served {
     }
 }
 
+/// Header names (in lower case) and values.
+type Headers = Vec<(String, String)>;
+
 /// A response as it came: status, headers (names in lower case) and the body, de-chunked.
 struct Response {
     status: u16,
-    headers: Vec<(String, String)>,
+    headers: Headers,
     body: Vec<u8>,
 }
 
@@ -113,7 +116,7 @@ impl Response {
 }
 
 /// The head's status and headers, and where the body starts, once the head is all in `raw`.
-fn head(raw: &[u8]) -> Option<(u16, Vec<(String, String)>, usize)> {
+fn head(raw: &[u8]) -> Option<(u16, Headers, usize)> {
     let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
     let text = std::str::from_utf8(&raw[..end]).unwrap();
     let mut lines = text.split("\r\n");

@@ -63,6 +63,9 @@ enum Command {
     /// Checks the settings, the database (opened and migrated) and each network's login; one
     /// line per check, and a non-zero exit status on any problem. Posts nothing.
     Check(crate::check::CheckArgs),
+    /// Serves the web pages (game pages, PGN, GIF) from the database the settings name, on
+    /// CHIMERA_WEB_ADDR (default 127.0.0.1:8080), until interrupted.
+    Web(crate::pages::WebArgs),
     /// Copies the SQLite database (CHIMERA_DB) to FILE, consistently, while the bot runs.
     Backup {
         /// Where the copy goes; an existing file is not overwritten.
@@ -111,6 +114,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Render(args) => crate::render_cmd::run(args)?,
         Command::Check(args) => return crate::check::run(args),
         Command::Backup { file, env_file } => backup(&file, env_file.as_deref())?,
+        Command::Web(args) => return crate::pages::run(args),
     }
     Ok(ExitCode::SUCCESS)
 }

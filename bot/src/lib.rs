@@ -27,6 +27,7 @@ pub mod http;
 #[cfg(feature = "matrix")]
 pub mod matrix;
 pub mod matrix_read;
+pub mod pages;
 #[cfg(any(feature = "discord", feature = "matrix"))]
 mod progress;
 mod render_cmd;

@@ -48,6 +48,8 @@ pub struct Common {
     pub engine_threads: usize,
     /// Where `/healthz` and `/metrics` are served, if anywhere (see `http.rs`).
     pub http_addr: Option<std::net::SocketAddr>,
+    /// Where the web pages are served beside the bot, if anywhere; `chimera web`'s address.
+    pub web_addr: Option<std::net::SocketAddr>,
 }
 
 /// A setting with a value that cannot be used, or a required one missing.
@@ -71,6 +73,7 @@ impl Common {
             limits: host::Limits::default(),
             engine_threads: host::default_engine_threads(),
             http_addr: None,
+            web_addr: None,
         };
         // A URL with a password is never echoed back in the error (only its kind of mistake).
         if let Some(db) = get("CHIMERA_DB") {
@@ -127,6 +130,7 @@ impl Common {
             v.parse::<std::net::SocketAddr>()
                 .map_err(|_| "needs an address and port, such as 127.0.0.1:9100 or [::1]:9100".into())
         })?;
+        common.web_addr = web_addr(get)?;
         Ok(common)
     }
 
@@ -139,6 +143,14 @@ impl Common {
         host.engine_threads = self.engine_threads;
         host
     }
+}
+
+/// `CHIMERA_WEB_ADDR`: where the web pages are served, if set.
+pub fn web_addr(get: &impl Fn(&str) -> Option<String>) -> Result<Option<std::net::SocketAddr>, SettingsError> {
+    parse_with("CHIMERA_WEB_ADDR", get, |v| {
+        v.parse::<std::net::SocketAddr>()
+            .map_err(|_| "needs an address and port, such as 127.0.0.1:8080 or [::]:8080".into())
+    })
 }
 
 /// `get` with empty values read as unset, as `.env.example`'s blank lines mean.

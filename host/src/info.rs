@@ -134,6 +134,13 @@ pub(crate) async fn pgn(cx: &Ctx<'_>, game: Option<GameId>) -> Handled {
         None => cx.table(None).await?,
         Some(id) => cx.numbered(id).await?,
     };
+    // Marked as typed, so that a name cannot close the code block the PGN is shown in.
+    let text = pgn_text(&table, |color| table.name(color).to_string());
+    Ok(Reply::one(Message::text(format!("```\n{text}```"))))
+}
+
+/// `table`'s game as PGN, its players called what `name` says.
+pub(crate) fn pgn_text(table: &Table, name: impl Fn(Color) -> String) -> String {
     let g = &table.record.game;
     let game = table.ended_game();
     let mut tags = pgn::Tags::new();
@@ -141,16 +148,15 @@ pub(crate) async fn pgn(cx: &Ctx<'_>, game: Option<GameId>) -> Handled {
     // The platform only: a channel, room or server id would tell where a private game was.
     tags.set("Site", &site(&g.platform));
     tags.set("Date", &super::clock::pgn_date(g.created_at));
-    // Marked as typed, so that a name cannot close the code block the PGN is shown in.
-    tags.set("White", &table.name(Color::White).to_string());
-    tags.set("Black", &table.name(Color::Black).to_string());
+    tags.set("White", &name(Color::White));
+    tags.set("Black", &name(Color::Black));
     if let Some(tc) = table.time_control() {
         tags.set("TimeControl", &tc.pgn());
     }
     if let Some(reason) = &g.reason {
         tags.set("Termination", reason);
     }
-    Ok(Reply::one(Message::text(format!("```\n{}```", pgn::write(&game, &tags)))))
+    pgn::write(&game, &tags)
 }
 
 /// The PGN `Site` of a game played on `platform`: Chimera and the network, nothing private.

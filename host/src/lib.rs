@@ -18,6 +18,7 @@
 
 pub mod clock;
 pub mod command;
+pub mod export;
 pub mod limits;
 pub mod metrics;
 pub mod pairing;
@@ -539,7 +540,7 @@ impl Refusal {
         }
     }
 
-    fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         match self {
             Refusal::Told(text) | Refusal::Broken(text) => text,
         }

@@ -32,6 +32,12 @@ fn source(role: Role) -> &'static str {
     }
 }
 
+/// A piece's SVG source in its colours: the project's piece art, for anything that draws
+/// boards as vector graphics (the web pages) rather than as pictures.
+pub fn piece_svg(piece: Piece) -> String {
+    piece_source(piece)
+}
+
 /// A piece's SVG source in its colours.
 fn piece_source(piece: Piece) -> String {
     let white = source(piece.role);

@@ -44,7 +44,7 @@ mod setters;
 mod sprite;
 mod standings;
 
-pub use art::Marker;
+pub use art::{piece_svg, Marker};
 pub use board::{attacked_royals, legal_markers, move_squares, BoardView, Markers};
 pub use diagram::{Diagram, UnknownDiagram};
 pub use game_gif::{GameGif, GifOutput, GifTooLarge};

@@ -79,6 +79,9 @@ async fn session(args: ConsoleArgs) -> Result<ExitCode> {
         settings.limits.commands = usize::MAX;
     }
     let host = Host::open(settings).await?;
+    // The web pages beside the console, as beside a chat bot, when the environment asks.
+    let web_addr = crate::settings::web_addr(&crate::settings::non_empty(|name: &str| std::env::var(name).ok()))?;
+    let _web = crate::pages::start_if(web_addr, &host, web::Settings::default()).await?;
     let console = Console::new(host, &args.channel).with_managers(&args.managers);
     let mut printer = Printer::new(&args.boards, io::stdout().is_terminal());
     let out = &mut io::stdout().lock();

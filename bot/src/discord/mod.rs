@@ -117,6 +117,8 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
 
     let background = Background::start(&host, DiscordThreads::new(Arc::clone(&client.http)), settings.common.tick);
     let _endpoint = crate::http::start_if(settings.common.http_addr, &host).await?;
+    let _web =
+        crate::pages::start_if(settings.common.web_addr, &host, crate::pages::web_settings(&settings.common)).await?;
     let shards = Arc::clone(&client.shard_manager);
     let (stopping, stopped) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {

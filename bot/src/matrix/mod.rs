@@ -150,6 +150,12 @@ pub async fn serve(settings: Settings, stop: impl Future<Output = ()> + Send + '
     let (bot, client) = started;
     let background = Background::start(&bot.host, bot.places(), bot.settings.common.tick);
     let _endpoint = crate::http::start_if(bot.settings.common.http_addr, &bot.host).await?;
+    let _web = crate::pages::start_if(
+        bot.settings.common.web_addr,
+        &bot.host,
+        crate::pages::web_settings(&bot.settings.common),
+    )
+    .await?;
     let pruner = tokio::spawn(prune(bot.ledger.clone(), PRUNE_EVERY));
     let keeper = tokio::spawn(keep_position(Arc::clone(&bot.position), bot.ledger.clone()));
     let syncs = presence::Syncs::new();

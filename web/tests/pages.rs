@@ -1,0 +1,307 @@
+//! The pages over real HTTP on loopback, served from a real SQLite store whose games are written
+//! through `data`, as the host writes them.
+
+use std::net::SocketAddr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use data::{AsyncStore, ClockKind, Game, NewGame, NewMove, TimeControl, WebKey};
+use rules::{Position, Variant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+fn now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as i64
+}
+
+/// A served store holding one chess game.
+struct Served {
+    _dir: tempfile::TempDir,
+    store: AsyncStore,
+    web: web::Web,
+    server: web::Server,
+    game: Game,
+}
+
+impl Served {
+    /// A game between `white` and `black` with `sans` played, served on a free loopback port.
+    async fn new(white: &str, black: &str, sans: &[&str]) -> Served {
+        let dir = tempfile::tempdir().unwrap();
+        let store = AsyncStore::open(dir.path().join("chimera.db")).await.unwrap();
+        let (white, black) = (white.to_string(), black.to_string());
+        let game = store
+            .write(move |tx| {
+                let w = tx.upsert_player("discord", "1", &white, 0)?.id;
+                let b = tx.upsert_player("discord", "2", &black, 0)?.id;
+                let new = NewGame {
+                    platform: "discord".into(),
+                    server: Some("guild".into()),
+                    channel: "c1".into(),
+                    variant: "chess".into(),
+                    white: w,
+                    black: b,
+                    start_fen: Variant::Chess.start_fen().into(),
+                    time_control: Some(TimeControl { kind: ClockKind::Live, base_ms: 600_000, increment_ms: 5_000 }),
+                    time_odds: None,
+                    deadline: Some(now() + 600_000),
+                    rated: true,
+                };
+                tx.create_game(&new, now())
+            })
+            .await
+            .unwrap();
+        let settings = web::Settings { poll_every: Duration::from_millis(20), ..web::Settings::default() };
+        let web = web::Web::new(store.clone(), settings);
+        let server = web::start("127.0.0.1:0".parse().unwrap(), web.clone()).await.unwrap();
+        let served = Served { _dir: dir, store, web, server, game };
+        for san in sans {
+            served.play(san).await;
+        }
+        served
+    }
+
+    fn addr(&self) -> SocketAddr {
+        self.server.addr
+    }
+
+    fn page(&self) -> String {
+        format!("/g/{}", self.game.web_key)
+    }
+
+    /// Plays `san` in the game, through the store, as the host would store it.
+    async fn play(&self, san: &str) {
+        let id = self.game.id;
+        let san = san.to_string();
+        self.store
+            .write(move |tx| {
+                let record = tx.game_record(id)?;
+                let position = Position::from_fen(Variant::Chess, record.fen()).unwrap();
+                let m = position.parse_move(&san).unwrap();
+                let mut after = position.clone();
+                after.play_unchecked(&m);
+                let new = NewMove {
+                    expected_ply: record.ply(),
+                    coord: position.coord(&m),
+                    san: position.san(&m),
+                    fen_after: after.fen(),
+                    time_used_ms: 1_000,
+                    request_id: format!("r{}", record.ply()),
+                    deadline: Some(now() + 600_000),
+                    finish: None,
+                };
+                tx.append_move(id, &new, now())
+            })
+            .await
+            .unwrap();
+    }
+}
+
+/// Header names (in lower case) and values.
+type Headers = Vec<(String, String)>;
+
+/// A response as it came: status, headers (names in lower case) and the body, de-chunked.
+struct Response {
+    status: u16,
+    headers: Headers,
+    body: Vec<u8>,
+}
+
+impl Response {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).unwrap()
+    }
+}
+
+/// The head's status and headers, and where the body starts, once the head is all in `raw`.
+fn head(raw: &[u8]) -> Option<(u16, Headers, usize)> {
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let text = std::str::from_utf8(&raw[..end]).unwrap();
+    let mut lines = text.split("\r\n");
+    let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Some((status, headers, end + 4))
+}
+
+/// The complete chunks of a chunked body (a partial last chunk is left out).
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(eol) = body.windows(2).position(|w| w == b"\r\n") {
+        let Ok(len) = usize::from_str_radix(std::str::from_utf8(&body[..eol]).unwrap().trim(), 16) else { break };
+        if len == 0 || body.len() < eol + 2 + len + 2 {
+            break;
+        }
+        out.extend_from_slice(&body[eol + 2..eol + 2 + len]);
+        body = &body[eol + 2 + len + 2..];
+    }
+    out
+}
+
+async fn get(addr: SocketAddr, path: &str) -> Response {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut raw)).await.unwrap().unwrap();
+    let (status, headers, start) = head(&raw).expect("an HTTP response");
+    let chunked = headers.iter().any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
+    let body = if chunked { dechunk(&raw[start..]) } else { raw[start..].to_vec() };
+    Response { status, headers, body }
+}
+
+#[tokio::test]
+async fn the_game_page_shows_the_players_their_ratings_the_moves_and_the_position_as_text() {
+    let served = Served::new("Ann", "Bob", &["e4", "e5", "Nf3"]).await;
+    let page = get(served.addr(), &served.page()).await;
+    assert_eq!(page.status, 200);
+    assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
+    let html = page.text();
+    for text in ["Ann", "Bob", "1500?", ">e4<", ">e5<", ">Nf3<", "Chess", "10+5"] {
+        assert!(html.contains(text), "{text} is missing from the page");
+    }
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    assert!(html.contains(&format!("Black to move. FEN: {fen}")), "the text alternative of the board");
+    // The board itself: 64 squares, 32 pieces drawn from the project's art.
+    assert_eq!(html.matches("class=\"sq ").count(), 64);
+    assert_eq!(html.matches("<img src=\"/assets/").count(), 32);
+}
+
+#[tokio::test]
+async fn an_earlier_position_is_shown_by_its_address_without_script() {
+    let served = Served::new("Ann", "Bob", &["e4", "e5", "Nf3"]).await;
+    let html = get(served.addr(), &format!("{}?ply=1", served.page())).await.text();
+    assert!(html.contains("Black to move. FEN: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    let html = get(served.addr(), &format!("{}?ply=999&flip=1", served.page())).await.text();
+    assert!(html.contains("Black to move. FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2"), "past the end is the last ply");
+}
+
+#[tokio::test]
+async fn no_key_a_malformed_key_and_an_unknown_key_get_the_same_404() {
+    let served = Served::new("Ann", "Bob", &[]).await;
+    let missing = get(served.addr(), &format!("/g/{}", WebKey::random())).await;
+    assert_eq!(missing.status, 404);
+    let key = served.game.web_key.to_string();
+    for path in [
+        "/g/1".to_string(),
+        format!("/g/{}", key.to_ascii_uppercase()),
+        format!("/g/{}0", key),
+        "/g/%ZZ".to_string(),
+        "/g/..%2F..%2Fetc%2Fpasswd".to_string(),
+        format!("/g/{}/pgn", WebKey::random()),
+        format!("/g/{}/gif", WebKey::random()),
+        format!("/g/{}/live", WebKey::random()),
+        format!("/g/{key}/nothing"),
+        "/".to_string(),
+        "/assets/style.css".to_string(),
+        "/t/1".to_string(),
+    ] {
+        let response = get(served.addr(), &path).await;
+        assert_eq!(response.status, 404, "{path}");
+        assert_eq!(response.body, missing.body, "{path} answers as a game that does not exist");
+    }
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers() {
+    let served = Served::new("Ann", "Bob", &["e4"]).await;
+    let html = get(served.addr(), &served.page()).await.text();
+    let style = html.split("href=\"/assets/style.").nth(1).and_then(|s| s.split('"').next()).unwrap();
+    let style_path = format!("/assets/style.{style}");
+    for path in [served.page(), format!("{}/pgn", served.page()), "/nowhere".into(), style_path.clone()] {
+        let response = get(served.addr(), &path).await;
+        let csp = response.header("content-security-policy").unwrap_or_else(|| panic!("{path}: no CSP"));
+        for directive in ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"] {
+            assert!(csp.contains(directive), "{path}: {csp}");
+        }
+        assert_eq!(response.header("x-content-type-options"), Some("nosniff"), "{path}");
+        assert_eq!(response.header("referrer-policy"), Some("no-referrer"), "{path}");
+    }
+    let style = get(served.addr(), &style_path).await;
+    assert_eq!(style.status, 200);
+    assert_eq!(style.header("content-type"), Some("text/css; charset=utf-8"));
+    assert!(style.header("cache-control").unwrap().contains("immutable"));
+}
+
+#[tokio::test]
+async fn a_name_with_markup_is_shown_as_text() {
+    let served = Served::new("<script>alert(1)</script>", "Bob\"><img src=x onerror=alert(2)>", &["d4"]).await;
+    let html = get(served.addr(), &served.page()).await.text();
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!html.contains("<script>alert(1)"));
+    assert!(!html.contains("<img src=x"));
+    // The only scripts are ours: the file and the data block.
+    assert_eq!(html.matches("<script").count(), 2, "{html}");
+}
+
+#[tokio::test]
+async fn the_live_stream_delivers_a_move_appended_through_the_store_and_its_poller_stops_after() {
+    let served = Served::new("Ann", "Bob", &["e4"]).await;
+    let mut stream = TcpStream::connect(served.addr()).await.unwrap();
+    let request = format!("GET {}/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n", served.page());
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    // Reads until the stream's de-chunked text holds `needle`; bounded so a failure cannot hang.
+    async fn read_until(stream: &mut TcpStream, raw: &mut Vec<u8>, needle: &str) -> String {
+        let mut buf = [0u8; 8192];
+        loop {
+            if let Some((_, _, start)) = head(raw) {
+                let text = String::from_utf8_lossy(&dechunk(&raw[start..])).into_owned();
+                if text.contains(needle) {
+                    return text;
+                }
+            }
+            let n = tokio::time::timeout(Duration::from_secs(30), stream.read(&mut buf))
+                .await
+                .unwrap_or_else(|_| panic!("no {needle} in {}", String::from_utf8_lossy(raw)))
+                .unwrap();
+            assert!(n > 0, "the stream ended before {needle}");
+            raw.extend_from_slice(&buf[..n]);
+        }
+    }
+    read_until(&mut stream, &mut raw, "\"san\":\"e4\"").await;
+    let (status, headers, _) = head(&raw).unwrap();
+    assert_eq!(status, 200);
+    assert!(headers.iter().any(|(n, v)| n == "content-type" && v == "text/event-stream"));
+    assert_eq!(served.web.watched_games(), 1);
+
+    served.play("c5").await;
+    let text = read_until(&mut stream, &mut raw, "\"san\":\"c5\"").await;
+    let event = text.split("\n\n").find(|e| e.contains("\"san\":\"c5\"")).unwrap();
+    let data = event.lines().find_map(|l| l.strip_prefix("data: ")).expect("one data line");
+    let snapshot: serde_json::Value = serde_json::from_str(data).unwrap();
+    assert_eq!(snapshot["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(snapshot["moves"][1]["fen"], "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    assert_eq!(snapshot["clock"]["running"], "white");
+
+    // Nobody watches any more: the poller stops.
+    drop(stream);
+    let mut waited = 0;
+    while served.web.watched_games() > 0 {
+        assert!(waited < 3_000, "the poller still runs with no viewer");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        waited += 1;
+    }
+}
+
+#[tokio::test]
+async fn the_pgn_reads_back_and_the_gif_is_a_gif() {
+    let served = Served::new("Ann", "Bob \"the rook\"", &["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]).await;
+    let pgn = get(served.addr(), &format!("{}/pgn", served.page())).await;
+    assert_eq!(pgn.status, 200);
+    assert_eq!(pgn.header("content-type"), Some("application/x-chess-pgn; charset=utf-8"));
+    assert!(pgn.header("content-disposition").unwrap().starts_with("attachment"));
+    let read = rules::pgn::read(Variant::Chess, &pgn.text()).unwrap();
+    assert_eq!(read.game.moves().len(), 7);
+    assert_eq!(read.tags.get("White"), Some("Ann"));
+    assert_eq!(read.tags.get("Black"), Some("Bob \"the rook\""));
+
+    let gif = get(served.addr(), &format!("{}/gif", served.page())).await;
+    assert_eq!(gif.status, 200);
+    assert_eq!(gif.header("content-type"), Some("image/gif"));
+    assert_eq!(&gif.body[..6], b"GIF89a");
+}

@@ -18,9 +18,16 @@
 //! it: the bench reports how long each analysis took, from the request to the analysis in the
 //! channel, while the people's latency shows what the analyses cost everyone else.
 //!
+//! With `--viewers N`, the first bot process also serves the web pages (`CHIMERA_WEB_ADDR`), and
+//! N viewers keep one game's page open (its event stream), with `--viewers-each K` more on each
+//! of `--watched M` other games: the bench reports how long each move took from being sent to
+//! reaching each viewer, the bot's memory per viewer, and the game page's weight and time to
+//! first byte, idle and under the load ([`viewers`]).
+//!
 //! `cargo bench -p chimera --bench discord_load -- [--games N] [--rate MOVES_PER_S] [--seconds S]
-//! [--setups sqlite:1,postgres:2] [--engine-games N] [--analyses N]` (defaults: 1000 games, 200
-//! moves/s, 30 s, the two setups, 0 engine games, 0 analyses).
+//! [--setups sqlite:1,postgres:2] [--engine-games N] [--analyses N] [--viewers N] [--watched M]
+//! [--viewers-each K]` (defaults: 1000 games, 200 moves/s, 30 s, the two setups, 0 engine games,
+//! 0 analyses, 0 viewers, 100 watched games with 3 viewers each when there are viewers).
 //!
 //! Each bot serves `/healthz` and `/metrics` (`CHIMERA_HTTP_ADDR`), scraped four times a second
 //! through the measured window as Prometheus would: the bench reports failed scrapes, unhealthy
@@ -48,6 +55,8 @@ mod pg_schema;
 #[allow(dead_code)]
 mod scrape;
 
+mod viewers;
+
 struct Options {
     games: usize,
     rate: u32,
@@ -55,6 +64,9 @@ struct Options {
     setups: Vec<(Backend, u32)>,
     engine_games: usize,
     analyses: usize,
+    viewers: usize,
+    watched: usize,
+    viewers_each: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +83,9 @@ fn options() -> Options {
         setups: vec![(Backend::Sqlite, 1), (Backend::Postgres, 2)],
         engine_games: 0,
         analyses: 0,
+        viewers: 0,
+        watched: 100,
+        viewers_each: 3,
     };
     let args: Vec<String> = std::env::args().collect();
     let text = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
@@ -86,6 +101,15 @@ fn options() -> Options {
     }
     if let Some(n) = value("--analyses") {
         options.analyses = n as usize;
+    }
+    if let Some(n) = value("--viewers") {
+        options.viewers = n as usize;
+    }
+    if let Some(n) = value("--watched") {
+        options.watched = n as usize;
+    }
+    if let Some(n) = value("--viewers-each") {
+        options.viewers_each = n as usize;
     }
     if let Some(seconds) = value("--seconds") {
         options.seconds = seconds;
@@ -114,6 +138,9 @@ struct Table {
     black: UserId,
     position: Position,
     busy: bool,
+    /// The game's web key while its viewers watch it (`--viewers`), and its plies so far.
+    key: Option<String>,
+    plies: usize,
 }
 
 fn main() {
@@ -150,8 +177,15 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         .collect();
     // Killed when dropped: a panic anywhere below must not leave bot processes running.
     let endpoints: Vec<std::net::SocketAddr> = (0..processes).map(|_| scrape::free_addr()).collect();
-    let bots =
-        Bots((0..processes).map(|shard| start_bot(&fake, db, shard, processes, endpoints[shard as usize])).collect());
+    let pages = (options.viewers > 0).then(scrape::free_addr);
+    let bots = Bots(
+        (0..processes)
+            .map(|shard| {
+                let web = if shard == 0 { pages } else { None };
+                start_bot(&fake, db, shard, processes, endpoints[shard as usize], web)
+            })
+            .collect(),
+    );
     for shard in 0..processes {
         fake.wait_shard_ready(shard.into()).await.expect("the bot connects");
     }
@@ -180,7 +214,7 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         starts.spawn(async move {
             start_game(&fake, channel, white, black, variant).await;
             let position = Position::start(variant);
-            tables.lock().unwrap().push(Table { channel, white, black, position, busy: false });
+            tables.lock().unwrap().push(Table { channel, white, black, position, busy: false, key: None, plies: 0 });
         });
         // Keep the set-up from flooding the bot: at most 64 games starting at once.
         while starts.len() >= 64 {
@@ -206,6 +240,24 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         analyses.spawn(async move { analyse(&fake, channel, player, game).await });
     }
 
+    let watching = match pages {
+        Some(addr) => Some(open_viewers(options, db, addr, &tables, &bots[0]).await),
+        None => None,
+    };
+    let ttfb_under_load = watching.as_ref().map(|w| {
+        let (addr, key, fetches) = (w.addr, w.key.clone(), options.seconds * 10);
+        tokio::spawn(async move {
+            let mut times = Vec::new();
+            // Through the measured window, one fetch every 100 ms.
+            for _ in 0..fetches {
+                times.push(viewers::get(addr, &format!("/g/{key}")).await.0);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            times.sort();
+            times.get(times.len() / 2).copied().unwrap_or_default()
+        })
+    });
+
     let rss_before: f64 = bots.iter().map(|bot| memory(bot).0).sum();
     let cpu_before: f64 = bots.iter().map(cpu_seconds).sum();
     let db_before = match backend {
@@ -224,10 +276,13 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     let mut in_flight = tokio::task::JoinSet::new();
     while started.elapsed() < window {
         ticker.tick().await;
-        let Some((index, user, channel, text)) = pick(&tables, &mut next) else {
+        let Some((index, user, channel, text, watched)) = pick(&tables, &mut next) else {
             sent.lock().unwrap().skipped += 1;
             continue;
         };
+        if let (Some((key, plies)), Some(watching)) = (watched, &watching) {
+            watching.sends.note(&key, plies, Instant::now());
+        }
         let (task_fake, task_tables, task_sent) = (Arc::clone(&fake), Arc::clone(&tables), Arc::clone(&sent));
         in_flight.spawn(async move {
             let (fake, tables, sent) = (task_fake, task_tables, task_sent);
@@ -245,10 +300,14 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
                     let position = &mut table.position;
                     let played = position.parse_move(&text).expect("the move was legal");
                     position.play_unchecked(&played);
+                    table.plies += 1;
                     // A game that ended starts again on the same table.
                     if ["1-0", "0-1", "1/2-1/2"].iter().any(|r| answer.message.content.contains(r)) {
                         sent.finished += 1;
                         table.position = Position::start(position.variant());
+                        // The new game has a page of its own, which no viewer has open.
+                        table.key = None;
+                        table.plies = 0;
                         sent.restart.push_back(index);
                         return;
                     }
@@ -269,6 +328,10 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     }
     let elapsed = started.elapsed();
     while in_flight.join_next().await.is_some() {}
+    // The last moves' events: a moment for them to arrive before the viewers close.
+    if watching.is_some() {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
     scraping.store(false, std::sync::atomic::Ordering::Relaxed);
     let scraped = scraper.await.expect("the scraper");
     let moves_counted = count_moves(&endpoints).await - moves_counted_before;
@@ -359,7 +422,118 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         "bot memory            {:.0} MB after set-up, {:.0} MB at the end, {:.0} MB peak (all processes)",
         rss_before, rss_after, peak
     );
+    if let (Some(watching), Some(under_load)) = (watching, ttfb_under_load) {
+        let under_load = under_load.await.expect("the page sampler");
+        watching.report(under_load);
+    }
     drop(bots);
+}
+
+/// The viewers of a run with `--viewers`, and what they need to report.
+struct Watching {
+    addr: std::net::SocketAddr,
+    /// The game the N viewers watch.
+    key: String,
+    sends: viewers::Sends,
+    seen: viewers::Seen,
+    tasks: tokio::task::JoinSet<()>,
+    opened: usize,
+    rss_per_viewer_kb: f64,
+    ttfb_idle: Duration,
+    weight: (usize, usize, usize),
+}
+
+/// Finds the web keys of the first `1 + options.watched` tables' games, measures the idle page,
+/// then opens the viewers and waits until each has its first event.
+async fn open_viewers(
+    options: &Options,
+    db: &str,
+    addr: std::net::SocketAddr,
+    tables: &Mutex<Vec<Table>>,
+    bot: &Child,
+) -> Watching {
+    let channels: Vec<String> =
+        tables.lock().unwrap().iter().take(1 + options.watched).map(|t| t.channel.get().to_string()).collect();
+    let store = data::Store::open(db).expect("the bench opens the bots' database");
+    let keys: Vec<String> = store
+        .read(|tx| {
+            channels
+                .iter()
+                .map(|channel| {
+                    Ok(tx.active_game("discord", channel)?.expect("a game per table").game.web_key.to_string())
+                })
+                .collect()
+        })
+        .expect("the games' web keys");
+    {
+        let mut tables = tables.lock().unwrap();
+        for (table, key) in tables.iter_mut().zip(&keys) {
+            table.key = Some(key.clone());
+        }
+    }
+    let weight = viewers::page_weight(addr, &keys[0]).await;
+    let ttfb_idle = viewers::ttfb(addr, &keys[0], 200).await;
+
+    let rss_before = memory(bot).0;
+    let (sends, seen) = (viewers::Sends::default(), viewers::Seen::default());
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut wanted = Vec::new();
+    wanted.extend(std::iter::repeat_n(keys[0].clone(), options.viewers));
+    for key in &keys[1..] {
+        wanted.extend(std::iter::repeat_n(key.clone(), options.viewers_each));
+    }
+    let total = wanted.len();
+    println!("opening {total} viewers on {} games…", keys.len());
+    for key in wanted {
+        let (sends, seen) = (sends.clone(), seen.clone());
+        tasks.spawn(viewers::watch(addr, key, sends, seen));
+    }
+    let opening = Instant::now();
+    while seen.open.load(std::sync::atomic::Ordering::Relaxed) + seen.broken.lock().unwrap().len() < total {
+        assert!(opening.elapsed() < Duration::from_secs(120), "the viewers did not all open in 2 minutes");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let opened = seen.open.load(std::sync::atomic::Ordering::Relaxed);
+    println!("{opened} viewers open in {:.1} s", opening.elapsed().as_secs_f64());
+    // A moment for the allocations of the opening to settle.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let rss_per_viewer_kb = (memory(bot).0 - rss_before) * 1024.0 / opened.max(1) as f64;
+    Watching { addr, key: keys[0].clone(), sends, seen, tasks, opened, rss_per_viewer_kb, ttfb_idle, weight }
+}
+
+impl Watching {
+    fn report(mut self, ttfb_under_load: Duration) {
+        self.tasks.abort_all();
+        let mut delays = self.seen.delays.lock().unwrap().clone();
+        delays.sort();
+        let at = |q: f64| delays.get(((delays.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let broken = self.seen.broken.lock().unwrap();
+        let (html, assets, asset_bytes) = self.weight;
+        println!(
+            "web viewers           {} open, {} streams broken {}",
+            self.opened,
+            broken.len(),
+            broken.first().map_or("", |s| s.as_str())
+        );
+        println!("moves seen by viewers {} (a move times each viewer of its game)", delays.len());
+        println!(
+            "move to viewer        median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            ms(at(0.5)),
+            ms(at(0.99)),
+            ms(delays.last().copied().unwrap_or_default())
+        );
+        println!("bot memory per viewer {:.1} kB", self.rss_per_viewer_kb);
+        println!(
+            "game page             {html} B of HTML + {assets} assets, {asset_bytes} B: {:.1} kB on a first visit",
+            (html + asset_bytes) as f64 / 1000.0
+        );
+        println!(
+            "page TTFB median      {:.2} ms idle (200 fetches), {:.2} ms under the load",
+            ms(self.ttfb_idle),
+            ms(ttfb_under_load)
+        );
+    }
 }
 
 /// The bench's bot processes, killed and reaped when this is dropped, however the bench ends
@@ -434,8 +608,12 @@ struct Sent {
     restart: VecDeque<usize>,
 }
 
-/// The next idle game in round-robin order, its mover, and a random legal move.
-fn pick(tables: &Mutex<Vec<Table>>, next: &mut usize) -> Option<(usize, UserId, ChannelId, String)> {
+/// A watched game's web key and its plies once the move is played.
+type Watched = Option<(String, usize)>;
+
+/// The next idle game in round-robin order, its mover, a random legal move, and whether viewers
+/// watch it.
+fn pick(tables: &Mutex<Vec<Table>>, next: &mut usize) -> Option<(usize, UserId, ChannelId, String, Watched)> {
     let mut tables = tables.lock().unwrap();
     for _ in 0..tables.len() {
         let index = *next % tables.len();
@@ -452,7 +630,8 @@ fn pick(tables: &Mutex<Vec<Table>>, next: &mut usize) -> Option<(usize, UserId, 
         let text = table.position.san(chosen);
         table.busy = true;
         let user = if table.position.turn() == rules::Color::White { table.white } else { table.black };
-        return Some((index, user, table.channel, text));
+        let watched = table.key.clone().map(|key| (key, table.plies + 1));
+        return Some((index, user, table.channel, text, watched));
     }
     None
 }
@@ -649,8 +828,19 @@ async fn count_moves(endpoints: &[std::net::SocketAddr]) -> u64 {
     total as u64
 }
 
-fn start_bot(fake: &FakeDiscord, db: &str, shard: u32, shards: u32, endpoint: std::net::SocketAddr) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_chimera"))
+fn start_bot(
+    fake: &FakeDiscord,
+    db: &str,
+    shard: u32,
+    shards: u32,
+    endpoint: std::net::SocketAddr,
+    web: Option<std::net::SocketAddr>,
+) -> Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_chimera"));
+    if let Some(web) = web {
+        command.env("CHIMERA_WEB_ADDR", web.to_string());
+    }
+    command
         .arg("discord")
         .env("CHIMERA_HTTP_ADDR", endpoint.to_string())
         .env("DISCORD_TOKEN", fake.token())

@@ -324,10 +324,10 @@ fn body(shown: &Shown, key: &WebKey, view: &View, now: data::Millis) -> Markup {
                 (player(bottom))
                 p #board-alt .visually-hidden aria-live="polite" { (board_alt(position)) }
                 nav.controls aria-label="Moves" {
-                    a #first href=(View::href(0, view.flip)) title="First move (Home)" { "⏮" }
-                    a #prev href=(View::href(ply.saturating_sub(1), view.flip)) title="Previous move (←)" { "◀" }
-                    a #next href=(View::href((ply + 1).min(last), view.flip)) title="Next move (→)" { "▶" }
-                    a #last href=(View::href(last, view.flip)) title="Last move (End)" { "⏭" }
+                    a #first href=(View::href(0, view.flip)) title="First move (Home)" aria-label="First move" { (icon(FIRST)) }
+                    a #prev href=(View::href(ply.saturating_sub(1), view.flip)) title="Previous move (←)" aria-label="Previous move" { (icon(PREVIOUS)) }
+                    a #next href=(View::href((ply + 1).min(last), view.flip)) title="Next move (→)" aria-label="Next move" { (icon(NEXT)) }
+                    a #last href=(View::href(last, view.flip)) title="Last move (End)" aria-label="Last move" { (icon(LAST)) }
                     a #flip href=(View::href(ply, !view.flip)) title="Flip the board" { "Flip" }
                 }
             }
@@ -360,6 +360,21 @@ fn body(shown: &Shown, key: &WebKey, view: &View, now: data::Millis) -> Markup {
             }
         }
         script #game-data type="application/json" { (json_for_script(&data)) }
+    }
+}
+
+/// The move buttons' icons, as SVG paths on a 16-unit square: drawn, not taken from a font, so
+/// they show on a machine whose fonts lack the media symbols (`⏮`, `⏭`).
+const FIRST: &str = "M2 2h2v12H2zM14 2v12L5 8z";
+const PREVIOUS: &str = "M12 2v12L3 8z";
+const NEXT: &str = "M4 2v12l9-6z";
+const LAST: &str = "M12 2h2v12h-2zM2 2v12l9-6z";
+
+fn icon(path: &str) -> Markup {
+    html! {
+        svg.icon viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false" {
+            path fill="currentColor" d=(path) {}
+        }
     }
 }
 

@@ -1,0 +1,269 @@
+//! The pages in a real browser: Debian's `chromium`, driven over WebDriver by `chromedriver`
+//! (both installed by `.ci/run`), with fantoccini. The games are played through the host, as
+//! every chat adapter plays them, on the store the pages serve.
+//!
+//! Without chromedriver these tests say so on one line and pass, except under `CI=true`, where
+//! they fail (as the PostgreSQL tests do). `CHIMERA_SCREENSHOTS=<dir>` keeps a screenshot of each
+//! page at 360 and 1280 px wide there (`docs/gallery` holds the ones committed).
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command as Process, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use host::{Command, Host, Mention, Message, PlaceError, Places, Reply, Request, Settings, User};
+use hyper_util::client::legacy::connect::HttpConnector;
+
+/// Where Debian puts them; `CHROMEDRIVER` and `CHROMIUM` say otherwise.
+fn tool(variable: &str, default: &str) -> PathBuf {
+    std::env::var_os(variable).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(default))
+}
+
+/// `chromedriver` on a free loopback port, killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Driver {
+    /// The driver, or `None` (with the line that says why) where the machine has none and CI is
+    /// not asking.
+    fn start() -> Option<Driver> {
+        let binary = tool("CHROMEDRIVER", "/usr/bin/chromedriver");
+        if !binary.exists() {
+            let why = format!(
+                "{} is missing: install Debian's chromium and chromium-driver (.ci/run does)",
+                binary.display()
+            );
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
+            eprintln!("skipped: {why}");
+            return None;
+        }
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Process::new(&binary)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
+        let driver = Driver { child, port };
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(20), "chromedriver did not listen on {port}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Some(driver)
+    }
+
+    /// A headless chromium whose page is `width` CSS pixels wide: a phone's screen (emulated, as
+    /// a window cannot be narrower than 500 px) or a desktop window.
+    async fn browser(&self, width: u32) -> Client {
+        let mut options = serde_json::json!({
+            "binary": tool("CHROMIUM", "/usr/bin/chromium"),
+            // As root (CI), chromium runs only without its sandbox.
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900"],
+        });
+        if width < 500 {
+            options["mobileEmulation"] =
+                serde_json::json!({ "deviceMetrics": { "width": width, "height": 780, "pixelRatio": 2.0 } });
+        }
+        let mut caps = serde_json::Map::new();
+        caps.insert("goog:chromeOptions".into(), options);
+        ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await
+            .expect("a chromium session")
+    }
+}
+
+/// Places that take every announcement (the tests read replies, not announcements).
+struct Quiet;
+
+#[async_trait]
+impl Places for Quiet {
+    async fn open_place(&self, parent_channel: &str, _title: &str) -> Result<String, PlaceError> {
+        Ok(format!("{parent_channel}-game"))
+    }
+
+    async fn post(&self, _message: &Message) -> Result<(), PlaceError> {
+        Ok(())
+    }
+}
+
+/// A host on a fresh SQLite store, the pages served over that store on a free loopback port.
+struct Club {
+    _dir: tempfile::TempDir,
+    host: Host,
+    pages: web::Web,
+    server: web::Server,
+    people: Vec<User>,
+    requests: AtomicU32,
+}
+
+impl Club {
+    /// `people` are known by id; each one's name is what the pages must show.
+    async fn open(people: &[(&str, &str)]) -> Club {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::new(dir.path().join("chimera.db"), "discord");
+        settings.engine_threads = 1;
+        settings.limits.commands = 10_000;
+        let host = Host::open(settings).await.unwrap();
+        // The pages' own default: the poll interval a deployment runs with.
+        let pages = web::Web::new(host.store().clone(), web::Settings::default());
+        let server = web::start("127.0.0.1:0".parse().unwrap(), pages.clone()).await.unwrap();
+        let people = people.iter().map(|&(id, name)| User { id: id.into(), name: name.into() }).collect();
+        Club { _dir: dir, host, pages, server, people, requests: AtomicU32::new(0) }
+    }
+
+    fn person(&self, id: &str) -> User {
+        self.people.iter().find(|p| p.id == id).unwrap_or_else(|| panic!("who is {id}?")).clone()
+    }
+
+    /// `user` types `line` in a channel of a Discord server; the host must not refuse it.
+    async fn say(&self, user: &str, line: &str) -> Reply {
+        let n = self.requests.fetch_add(1, Ordering::Relaxed);
+        let typed: Command<Mention> = line.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+        let command = typed.try_map_users(|m| Ok::<_, ()>(self.person(m.0.trim_start_matches('@')))).unwrap();
+        let request = Request {
+            platform: "discord".into(),
+            server: Some("guild".into()),
+            channel: "general".into(),
+            user: self.person(user),
+            manager: false,
+            request_id: format!("request-{n}"),
+            command,
+        };
+        let reply = self.host.handle(request, &Quiet).await;
+        assert!(!reply.is_error(), "{user}: {line} was refused: {:?}", reply.messages);
+        reply
+    }
+
+    /// A chess game between `white` and `black` with `sans` played: its page's address.
+    async fn game(&self, white: &str, black: &str, sans: &[&str]) -> String {
+        self.say(white, &format!("/challenge @{black} variant:chess color:white rated:no time:10+5")).await;
+        self.say(black, "/accept").await;
+        for (i, san) in sans.iter().enumerate() {
+            self.say(if i % 2 == 0 { white } else { black }, &format!("/move {san}")).await;
+        }
+        let key: String = self
+            .host
+            .store()
+            .read(|tx| Ok(tx.active_game("discord", "general")?.expect("a game").game.web_key.to_string()))
+            .await
+            .unwrap();
+        self.url(&format!("/g/{key}"))
+    }
+
+    fn url(&self, path: &str) -> String {
+        let addr: SocketAddr = self.server.addr;
+        format!("http://{addr}{path}")
+    }
+}
+
+/// Saves a screenshot of what `browser` shows as `<name>.png` under `CHIMERA_SCREENSHOTS`.
+async fn screenshot(browser: &Client, name: &str) {
+    let Some(dir) = std::env::var_os("CHIMERA_SCREENSHOTS") else { return };
+    let png = browser.screenshot().await.unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(PathBuf::from(dir).join(format!("{name}.png")), png).unwrap();
+}
+
+/// The ply the page marks as current in its move list (`0`: none, the start), read in one
+/// script call so that a redraw between finding the link and reading it cannot intervene.
+async fn current_ply(browser: &Client) -> String {
+    let script = "var a = document.querySelector('#moves a.ply.current'); return a ? a.dataset.ply : '0';";
+    let ply = browser.execute(script, vec![]).await.unwrap();
+    ply.as_str().unwrap_or_else(|| panic!("not a ply: {ply}")).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_move_played_in_chat_appears_on_an_open_page_within_a_second() {
+    let Some(driver) = Driver::start() else { return };
+    let club = Club::open(&[("alice", "Alice"), ("bob", "Bob")]).await;
+    let page = club.game("alice", "bob", &["e4", "e5"]).await;
+    let browser = driver.browser(1280).await;
+    browser.goto(&page).await.unwrap();
+    browser.find(Locator::XPath("//ol[@id='moves']//a[text()='e5']")).await.unwrap();
+    // The page has opened its event stream once the server counts the game as watched.
+    let opened = Instant::now();
+    while club.pages.watched_games() == 0 {
+        assert!(opened.elapsed() < Duration::from_secs(10), "the page never opened its live stream");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    club.say("alice", "/move Nf3").await;
+    // The move is stored before the host answers: from here, the page has a second.
+    let shown = browser
+        .wait()
+        .at_most(Duration::from_secs(1))
+        .every(Duration::from_millis(20))
+        .for_element(Locator::XPath("//ol[@id='moves']//a[text()='Nf3']"))
+        .await;
+    assert!(shown.is_ok(), "Nf3 did not appear on the open page within a second: {shown:?}");
+    let alt = browser.find(Locator::Id("board-alt")).await.unwrap().text().await.unwrap();
+    assert!(alt.starts_with("Black to move. FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/"), "{alt}");
+    screenshot(&browser, "game-1280").await;
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_arrow_keys_step_through_the_moves() {
+    let Some(driver) = Driver::start() else { return };
+    let club = Club::open(&[("alice", "Alice"), ("bob", "Bob")]).await;
+    let page = club.game("alice", "bob", &["e4", "e5", "Nf3", "Nc6", "Bb5"]).await;
+    let browser = driver.browser(360).await;
+    browser.goto(&page).await.unwrap();
+    assert_eq!(current_ply(&browser).await, "5");
+    let body = browser.find(Locator::Css("body")).await.unwrap();
+
+    let steps: [(Key, &str, &str); 5] = [
+        (Key::Left, "4", "White to move. FEN: r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+        (Key::Left, "3", "Black to move. FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"),
+        (Key::Right, "4", "White to move. FEN: r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+        (Key::Home, "0", "White to move. FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        (Key::End, "5", "Black to move. FEN: r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"),
+    ];
+    for (key, ply, alt) in steps {
+        body.send_keys(&char::from(key).to_string()).await.unwrap();
+        assert_eq!(current_ply(&browser).await, ply, "after {key:?}");
+        let label = browser.execute("return document.getElementById('board').getAttribute('aria-label');", vec![]);
+        assert_eq!(label.await.unwrap().as_str(), Some(alt), "after {key:?}");
+    }
+    screenshot(&browser, "game-360").await;
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_player_named_like_a_script_is_shown_as_text() {
+    let Some(driver) = Driver::start() else { return };
+    let name = "<script>alert(1)</script>";
+    let club = Club::open(&[("mallory", name), ("bob", "Bob")]).await;
+    let page = club.game("mallory", "bob", &["d4"]).await;
+    let browser = driver.browser(1280).await;
+    browser.goto(&page).await.unwrap();
+    let shown = browser.find(Locator::Css(".player[data-color=white] .name")).await.unwrap().text().await.unwrap();
+    assert_eq!(shown, name);
+    let heading = browser.find(Locator::Css("h1")).await.unwrap().text().await.unwrap();
+    assert_eq!(heading, format!("{name} vs Bob"));
+    // Nothing ran: no alert is open, and the page holds no script element from the name.
+    assert!(browser.get_alert_text().await.is_err(), "an alert opened");
+    let scripts = browser.find_all(Locator::Css("script")).await.unwrap();
+    for script in scripts {
+        let text = script.html(true).await.unwrap();
+        assert!(!text.contains("alert(1)") || text.contains("\\u003cscript"), "{text}");
+    }
+    browser.close().await.unwrap();
+}

@@ -454,9 +454,11 @@ async fn open_viewers(
 ) -> Watching {
     let channels: Vec<String> =
         tables.lock().unwrap().iter().take(1 + options.watched).map(|t| t.channel.get().to_string()).collect();
-    let store = data::Store::open(db).expect("the bench opens the bots' database");
-    let keys: Vec<String> = store
-        .read(|tx| {
+    let location = data::Location::parse(db).expect("the bots' database location");
+    // The store's PostgreSQL client blocks (and runs a runtime of its own): off the bench's runtime.
+    let keys: Vec<String> = tokio::task::block_in_place(|| {
+        let store = data::Store::open(location).expect("the bench opens the bots' database");
+        store.read(|tx| {
             channels
                 .iter()
                 .map(|channel| {
@@ -464,7 +466,8 @@ async fn open_viewers(
                 })
                 .collect()
         })
-        .expect("the games' web keys");
+    })
+    .expect("the games' web keys");
     {
         let mut tables = tables.lock().unwrap();
         for (table, key) in tables.iter_mut().zip(&keys) {

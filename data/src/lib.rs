@@ -91,6 +91,7 @@
 //! SQLite keeps one process: the same calls work there (the one writer is alone), so the host
 //! needs no second code path.
 
+mod analyses;
 #[cfg(feature = "tokio")]
 mod async_store;
 mod backup;
@@ -120,6 +121,7 @@ mod web;
 #[cfg(test)]
 mod testing;
 
+pub use analyses::{AnalysedPly, Analysis, Eval, Judgement};
 #[cfg(feature = "tokio")]
 pub use async_store::AsyncStore;
 pub use backup::{backup, BackupError, BackupSummary};

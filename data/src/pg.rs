@@ -71,6 +71,7 @@ const MIGRATIONS: [&str; SCHEMA_VERSION] = [
     include_str!("migrations/postgres/012_adapter_ledger.sql"),
     include_str!("migrations/postgres/013_web.sql"),
     include_str!("migrations/postgres/014_puzzles.sql"),
+    include_str!("migrations/postgres/015_analyses.sql"),
 ];
 
 /// Taken (for the transaction) by whoever migrates, so processes starting together migrate

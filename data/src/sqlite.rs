@@ -32,6 +32,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/sqlite/012_adapter_ledger.sql")),
         M::up(include_str!("migrations/sqlite/013_web.sql")),
         M::up(include_str!("migrations/sqlite/014_puzzles.sql")),
+        M::up(include_str!("migrations/sqlite/015_analyses.sql")),
     ])
 }
 

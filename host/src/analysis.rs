@@ -116,6 +116,14 @@ async fn run_or_join(cx: &Ctx<'_>, table: &Table) -> Result<Shared, Refusal> {
     };
     report(started);
     let result: Shared = Arc::new(compute(cx.host, table, report).await.map_err(|r| r.text().to_string()));
+    if let Ok(analysis) = result.as_ref() {
+        // For the game's web page. The analysis itself stands without it: a failure to keep it
+        // costs the page its graph, not the player their answer.
+        let kept = stored(id, analysis, cx.host.now());
+        if let Err(e) = cx.host.store().write(move |tx| tx.save_analysis(&kept)).await {
+            tracing::warn!(game = id, "cannot keep the analysis for the web page: {e}");
+        }
+    }
     sender.send_replace(Stage::Done(Arc::clone(&result)));
     Ok(result)
 }
@@ -279,6 +287,38 @@ fn judge(positions: &[Position], moves: &[rules::Move], searched: &[(Eval, Optio
     }
     let mean = |v: &Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
     Analysis { evals, moves: judged, accuracy: [mean(&accuracy[0]), mean(&accuracy[1])] }
+}
+
+/// The analysis as the store keeps it.
+fn stored(game: GameId, analysis: &Analysis, now: i64) -> data::Analysis {
+    let plies = analysis
+        .evals
+        .iter()
+        .enumerate()
+        .map(|(i, &eval)| {
+            let judged = i.checked_sub(1).and_then(|m| analysis.moves.get(m));
+            data::AnalysedPly {
+                eval: match eval {
+                    Eval::Centipawns(cp) => data::Eval::Centipawns(cp),
+                    Eval::Mate { winner, moves } => data::Eval::Mate { winner: data_color(winner), moves },
+                },
+                judgement: judged.and_then(|j| j.judgement).map(|j| match j {
+                    Judgement::Inaccuracy => data::Judgement::Inaccuracy,
+                    Judgement::Mistake => data::Judgement::Mistake,
+                    Judgement::Blunder => data::Judgement::Blunder,
+                }),
+                better: judged.and_then(|j| j.better.clone()),
+            }
+        })
+        .collect();
+    data::Analysis { game, plies, accuracy: analysis.accuracy, analysed_at: now }
+}
+
+fn data_color(color: Color) -> data::Color {
+    match color {
+        Color::White => data::Color::White,
+        Color::Black => data::Color::Black,
+    }
 }
 
 /// The evaluation as `[%eval]` writes it: pawns with two decimals, or `#N` / `#-N`.

@@ -92,3 +92,44 @@ impl StoredGame {
         renderer.game_gif(&render::GameGif::new(&game).players(white, black).theme(theme).size(size))
     }
 }
+
+/// A game's kept analysis (`/analyse` ran) as its page draws it.
+#[derive(Clone, Debug)]
+pub struct KeptAnalysis {
+    /// The evaluation of every position, from the start.
+    pub evals: Vec<render::Eval>,
+    /// The marked moves, each with the engine's better move where it had one.
+    pub marks: Vec<(render::Mark, Option<String>)>,
+    /// White's and Black's accuracy in percent.
+    pub accuracy: [Option<f64>; 2],
+}
+
+impl KeptAnalysis {
+    pub fn new(analysis: &data::Analysis) -> KeptAnalysis {
+        use render::{Eval, Judgement, Mark};
+        let evals = analysis
+            .plies
+            .iter()
+            .map(|p| match p.eval {
+                data::Eval::Centipawns(cp) => Eval::Centipawns(cp),
+                data::Eval::Mate { winner, moves } => {
+                    Eval::Mate { winner: if winner == data::Color::White { Color::White } else { Color::Black }, moves }
+                }
+            })
+            .collect();
+        let marks = analysis
+            .plies
+            .iter()
+            .enumerate()
+            .filter_map(|(ply, p)| {
+                let judgement = match p.judgement? {
+                    data::Judgement::Inaccuracy => Judgement::Inaccuracy,
+                    data::Judgement::Mistake => Judgement::Mistake,
+                    data::Judgement::Blunder => Judgement::Blunder,
+                };
+                Some((Mark { ply, judgement }, p.better.clone()))
+            })
+            .collect();
+        KeptAnalysis { evals, marks, accuracy: analysis.accuracy }
+    }
+}

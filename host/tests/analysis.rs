@@ -110,6 +110,12 @@ async fn a_planted_blunder_is_marked_in_every_variant_and_the_pgn_reads_back() {
         let coords: Vec<String> =
             read.game.moves().iter().zip(read.game.positions()).map(|(m, p)| p.coord(m)).collect();
         assert_eq!(coords, moves, "{variant:?}");
+        // Kept for the game's page: every position, the blunder where the reply says it is.
+        let kept = club.host.store().read(move |tx| tx.analysis(game)).await.unwrap().expect("the analysis is kept");
+        assert_eq!(kept.plies.len(), moves.len() + 1, "{variant:?}");
+        assert_eq!(kept.plies[blunder].judgement, Some(data::Judgement::Blunder), "{variant:?}");
+        assert!(kept.plies[blunder].better.is_some(), "{variant:?}");
+        assert_eq!(kept.plies[0].judgement, None, "no move led to the start");
     }
 }
 

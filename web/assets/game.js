@@ -137,7 +137,17 @@
     ply = Math.max(0, Math.min(n, last()));
     drawBoard();
     markCurrent();
+    markGraph();
     history.replaceState(null, "", ply === last() && !flip ? location.pathname : href(ply, flip));
+  }
+
+  // An analysed game's graph (drawn by the server, 600 units wide): its line follows the ply.
+  function markGraph() {
+    var line = document.querySelector(".graph .shown");
+    if (!line || last() === 0) return;
+    var x = String(600 * ply / last());
+    line.setAttribute("x1", x);
+    line.setAttribute("x2", x);
   }
 
   function clockText(ms) {

@@ -16,7 +16,7 @@ use axum::http::{header, HeaderValue};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use data::{GameId, GameResult, GameState, WebKey};
-use host::export::{rating_text, StoredGame};
+use host::export::{rating_text, KeptAnalysis, StoredGame};
 use maud::{html, Markup};
 use rules::{Color, Position, Square};
 use serde::Serialize;
@@ -41,6 +41,8 @@ fn key(path: Result<Path<String>, PathRejection>) -> Result<WebKey, PageError> {
 pub(crate) struct Shown {
     pub stored: StoredGame,
     pub ratings: [String; 2],
+    /// The analysis `/analyse` kept, if it ran.
+    pub analysis: Option<KeptAnalysis>,
 }
 
 impl Shown {
@@ -57,18 +59,21 @@ async fn find(web: &Web, key: WebKey) -> Result<Shown, PageError> {
 
 /// Game `id` read in one transaction (so the moves, players and ratings agree), then replayed.
 pub(crate) async fn load(web: &Web, id: GameId) -> Result<Shown, PageError> {
-    let (record, white, black, ratings) = web
+    let (record, white, black, ratings, analysis) = web
         .store()
         .read(move |tx| {
             let record = tx.game_record(id)?;
             let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
             let variant = record.game.variant.clone();
             let ratings = [tx.rating(white.id, &variant)?, tx.rating(black.id, &variant)?];
-            Ok((record, white, black, ratings))
+            Ok((record, white, black, ratings, tx.analysis(id)?))
         })
         .await?;
     let stored = StoredGame::new(record, white, black)?;
-    Ok(Shown { stored, ratings: ratings.map(|r| rating_text(r.as_ref())) })
+    // An analysis of other moves than the game's (it cannot be, but a page must not draw one
+    // wrong) is left out.
+    let analysis = analysis.map(|a| KeptAnalysis::new(&a)).filter(|a| a.evals.len() == stored.record().moves.len() + 1);
+    Ok(Shown { stored, ratings: ratings.map(|r| rating_text(r.as_ref())), analysis })
 }
 
 /// What the script needs to draw any position of the game and to follow it: sent in the page,
@@ -301,6 +306,15 @@ fn body(shown: &Shown, key: &WebKey, view: &View, now: data::Millis) -> Markup {
         files.reverse();
     }
     let sans: Vec<&str> = record.moves.iter().map(|m| m.san.as_str()).collect();
+    let mark = |ply: usize| {
+        shown.analysis.as_ref().and_then(|a| a.marks.iter().find(|(m, _)| m.ply == ply)).map(|(m, better)| {
+            let title = match better {
+                Some(better) => format!("{} (better: {better})", m.judgement.name()),
+                None => m.judgement.name().to_string(),
+            };
+            (m.judgement, title)
+        })
+    };
     html! {
         div.game {
             section.board-area {
@@ -341,12 +355,18 @@ fn body(shown: &Shown, key: &WebKey, view: &View, now: data::Millis) -> Markup {
                     " · " (if record.game.rated { "rated" } else { "unrated" })
                 }
                 p #outcome .outcome hidden[snapshot.outcome.is_none()] { (snapshot.outcome.as_deref().unwrap_or("")) }
+                @if let Some(analysis) = &shown.analysis { (crate::graph::graph(analysis, ply, view.flip)) }
                 ol #moves .moves {
                     @for (i, pair) in sans.chunks(2).enumerate() {
                         li {
                             @for (j, san) in pair.iter().enumerate() {
                                 @let n = 2 * i + j + 1;
-                                a.ply.current[n == ply] href=(View::href(n, view.flip)) data-ply=(n) { (san) }
+                                a.ply.current[n == ply] href=(View::href(n, view.flip)) data-ply=(n) {
+                                    (san)
+                                    @if let Some((judgement, title)) = mark(n) {
+                                        span.mark.(judgement.name()) title=(title) { (judgement.symbol()) }
+                                    }
+                                }
                             }
                         }
                     }

@@ -23,6 +23,7 @@
 
 mod assets;
 mod game;
+mod graph;
 mod headers;
 pub mod live;
 mod page;

@@ -4,7 +4,9 @@
 use std::net::SocketAddr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use data::{AsyncStore, ClockKind, Game, NewGame, NewMove, TimeControl, WebKey};
+use data::{
+    AnalysedPly, Analysis, AsyncStore, ClockKind, Eval, Game, Judgement, NewGame, NewMove, TimeControl, WebKey,
+};
 use rules::{Position, Variant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -152,6 +154,35 @@ async fn get(addr: SocketAddr, path: &str) -> Response {
     let chunked = headers.iter().any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
     let body = if chunked { dechunk(&raw[start..]) } else { raw[start..].to_vec() };
     Response { status, headers, body }
+}
+
+#[tokio::test]
+async fn an_analysed_game_shows_its_graph_and_its_marked_moves() {
+    let served = Served::new("Ann", "Bob", &["f3", "e5", "g4", "Qh4#"]).await;
+    let plain = get(served.addr(), &served.page()).await.text();
+    assert!(!plain.contains("class=\"graph\""), "no graph before /analyse");
+    let id = served.game.id;
+    let ply = |eval, judgement, better: Option<&str>| AnalysedPly { eval, judgement, better: better.map(Into::into) };
+    let analysis = Analysis {
+        game: id,
+        plies: vec![
+            ply(Eval::Centipawns(20), None, None),
+            ply(Eval::Centipawns(-90), Some(Judgement::Inaccuracy), Some("e4")),
+            ply(Eval::Centipawns(-80), None, None),
+            ply(Eval::Mate { winner: data::Color::Black, moves: 1 }, Some(Judgement::Blunder), Some("Nc3")),
+            ply(Eval::Mate { winner: data::Color::Black, moves: 0 }, None, None),
+        ],
+        accuracy: [Some(12.0), Some(98.0)],
+        analysed_at: now(),
+    };
+    served.store.write(move |tx| tx.save_analysis(&analysis)).await.unwrap();
+    let html = get(served.addr(), &served.page()).await.text();
+    assert!(html.contains("<figure class=\"graph\">"), "{html}");
+    assert!(html.contains("Accuracy: White 12%, Black 98%"), "{html}");
+    assert!(html.contains(">f3<span class=\"mark inaccuracy\" title=\"inaccuracy (better: e4)\">?!</span>"), "{html}");
+    assert!(html.contains(">g4<span class=\"mark blunder\" title=\"blunder (better: Nc3)\">??</span>"), "{html}");
+    assert_eq!(html.matches("<circle ").count(), 2, "one dot per marked move");
+    assert!(html.contains("<a href=\"?ply=3\"><circle class=\"blunder\""), "a dot links to its position");
 }
 
 #[tokio::test]

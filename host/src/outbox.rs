@@ -16,6 +16,10 @@
 //! - **Pictures as they are when posted.** An announcement stores its text and names its picture
 //!   (a game's board or replay, a tournament's standings); the picture is drawn when it is
 //!   posted, from what is stored then, so the outbox holds a few hundred bytes, never an image.
+//! - **Links as they are when posted.** An announcement names the page it links to (a game's,
+//!   a tournament's; by default its picture's); the address is made when it is posted, from the
+//!   stored web key and the host's `web_url` then, so none is stored and an unset `web_url`
+//!   gives none.
 //!
 //! A post that fails is retried later, [`ATTEMPTS`] times in all, then dropped with an error in
 //! the log: a channel that was deleted must not be retried for ever. A channel that refuses

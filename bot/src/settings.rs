@@ -50,6 +50,8 @@ pub struct Common {
     pub http_addr: Option<std::net::SocketAddr>,
     /// Where the web pages are served beside the bot, if anywhere; `chimera web`'s address.
     pub web_addr: Option<std::net::SocketAddr>,
+    /// The pages' public address, for the links chat messages carry; none when unset.
+    pub web_url: Option<host::WebUrl>,
 }
 
 /// A setting with a value that cannot be used, or a required one missing.
@@ -74,6 +76,7 @@ impl Common {
             engine_threads: host::default_engine_threads(),
             http_addr: None,
             web_addr: None,
+            web_url: None,
         };
         // A URL with a password is never echoed back in the error (only its kind of mistake).
         if let Some(db) = get("CHIMERA_DB") {
@@ -131,6 +134,7 @@ impl Common {
                 .map_err(|_| "needs an address and port, such as 127.0.0.1:9100 or [::1]:9100".into())
         })?;
         common.web_addr = web_addr(get)?;
+        common.web_url = web_url(get)?;
         Ok(common)
     }
 
@@ -141,6 +145,7 @@ impl Common {
         host.theme = self.theme;
         host.limits = self.limits;
         host.engine_threads = self.engine_threads;
+        host.web_url = self.web_url.clone();
         host
     }
 }
@@ -151,6 +156,12 @@ pub fn web_addr(get: &impl Fn(&str) -> Option<String>) -> Result<Option<std::net
         v.parse::<std::net::SocketAddr>()
             .map_err(|_| "needs an address and port, such as 127.0.0.1:8080 or [::]:8080".into())
     })
+}
+
+/// `CHIMERA_WEB_URL`: the web pages' public address, if set (an absolute http or https URL with
+/// no query or fragment; see [`host::WebUrl`]).
+pub fn web_url(get: &impl Fn(&str) -> Option<String>) -> Result<Option<host::WebUrl>, SettingsError> {
+    parse_with("CHIMERA_WEB_URL", get, |v| v.parse::<host::WebUrl>().map_err(|e| e.to_string()))
 }
 
 /// `get` with empty values read as unset, as `.env.example`'s blank lines mean.
@@ -229,6 +240,28 @@ pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
 mod tests {
     use std::cell::RefCell;
     use std::collections::HashMap;
+
+    #[test]
+    fn the_web_url_is_read_and_a_bad_one_names_the_setting() {
+        let with = |value: &'static str| move |name: &str| (name == "CHIMERA_WEB_URL").then(|| value.to_string());
+        let common = super::Common::from_lookup(&with("https://chess.example.org/")).unwrap();
+        assert_eq!(common.web_url.map(|u| u.to_string()).as_deref(), Some("https://chess.example.org"));
+        assert_eq!(
+            common_host_url(&super::Common::from_lookup(&with("http://127.0.0.1:8080")).unwrap()),
+            Some("http://127.0.0.1:8080".into())
+        );
+        for bad in ["chess.example.org", "https://chess.example.org/?x=1", "https://chess.example.org/#a"] {
+            let err = super::Common::from_lookup(&with(bad)).unwrap_err().to_string();
+            assert!(err.starts_with("CHIMERA_WEB_URL="), "{err}");
+            assert!(err.contains(bad), "{err}");
+        }
+        assert!(super::Common::from_lookup(&|_: &str| None).unwrap().web_url.is_none());
+    }
+
+    /// The address the host is given.
+    fn common_host_url(common: &super::Common) -> Option<String> {
+        common.host("console").web_url.map(|u| u.to_string())
+    }
 
     /// Every setting an adapter asks for is in `.env.example`, and the values there are usable.
     #[test]

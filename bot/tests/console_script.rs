@@ -78,3 +78,42 @@ fn a_script_is_not_held_to_the_rate_of_people_typing() {
     assert_eq!(stdout.matches("> alice: /help").count(), 30, "{stdout}");
     assert!(!stdout.contains("faster than Chimera"), "{stdout}");
 }
+
+/// `chimera console` with `CHIMERA_WEB_URL` in its environment prints each game message's link
+/// to the game's page (`Watch: URL`) under it; a bad address stops it before anything runs,
+/// naming the setting.
+#[test]
+fn the_console_prints_the_watch_link_when_the_pages_have_an_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("session.txt");
+    std::fs::write(&script, "alice: /challenge @bob variant:chess color:white\nbob: /accept\nalice: /move e4\n")
+        .unwrap();
+    let run = |url: &str| {
+        Command::new(env!("CARGO_BIN_EXE_chimera"))
+            .args(["console", "--strict", "--script"])
+            .arg(&script)
+            .arg("--db")
+            .arg(dir.path().join("chimera.db"))
+            .arg("--boards")
+            .arg(dir.path().join("boards"))
+            .env("CHIMERA_WEB_URL", url)
+            .env_remove("CHIMERA_WEB_ADDR")
+            .output()
+            .expect("chimera runs")
+    };
+    let out = run("https://chess.example.org/");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let key = data::Store::open(dir.path().join("chimera.db")).unwrap().read(|tx| Ok(tx.game(1)?.web_key)).unwrap();
+    let watch = format!("    Watch: https://chess.example.org/g/{key}\n");
+    // The game's announcement and the board after e4.
+    assert_eq!(stdout.matches(&watch).count(), 2, "{stdout}");
+
+    let out = run("chess.example.org");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("CHIMERA_WEB_URL=\"chess.example.org\": needs an absolute http:// or https:// address"),
+        "{stderr}"
+    );
+}

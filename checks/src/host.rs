@@ -245,6 +245,7 @@ pub fn run(steps: &[Step]) -> Reached {
                         channel: channel.clone(),
                         user: user_of(*user),
                         manager: *user == 0,
+                        place: host::PlaceKind::Direct,
                         request_id: format!("step-{i}"),
                         command,
                     };

@@ -20,6 +20,7 @@ const MAX_CONTENT_CHARS: usize = 2000;
 const MAX_EMBEDS: usize = 10;
 const MAX_FILES: usize = 10;
 const MAX_ACTION_ROWS: usize = 5;
+const MAX_PER_ROW: usize = 5;
 
 /// A new message from a request's JSON params and files.
 pub(crate) fn compose(
@@ -87,6 +88,33 @@ fn fill(shared: &Shared, message: &mut Message, body: MessageBody) -> Result<(),
     }
     if message.components.len() > MAX_ACTION_ROWS {
         return Err(ApiError::invalid_form(format!("components: at most {MAX_ACTION_ROWS} action rows")));
+    }
+    check_components(&message.components)?;
+    Ok(())
+}
+
+/// What Discord checks of action rows ("Component Reference", Button): five components a row; a
+/// link button (style 5) has a URL and no custom id, every other button a custom id and no URL.
+fn check_components(rows: &[Value]) -> Result<(), ApiError> {
+    for row in rows {
+        let components = row["components"].as_array().cloned().unwrap_or_default();
+        if components.len() > MAX_PER_ROW {
+            return Err(ApiError::invalid_form(format!("components: at most {MAX_PER_ROW} in an action row")));
+        }
+        for c in components.iter().filter(|c| c["type"] == 2) {
+            let link = c["style"] == crate::state::Component::LINK;
+            let (url, id) = (c["url"].as_str(), c["custom_id"].as_str());
+            match (link, url, id) {
+                (true, Some(url), None) if url.starts_with("http://") || url.starts_with("https://") => {}
+                (true, ..) => {
+                    return Err(ApiError::invalid_form(
+                        "components: a link button needs an http(s) url and no custom_id",
+                    ))
+                }
+                (false, None, Some(_)) => {}
+                (false, ..) => return Err(ApiError::invalid_form("components: a button needs a custom_id and no url")),
+            }
+        }
     }
     Ok(())
 }

@@ -93,7 +93,14 @@ pub struct Component {
     pub label: Option<String>,
     /// Button style: 1 primary, 2 secondary, 3 success, 4 danger, 5 link.
     pub style: Option<u64>,
+    /// A link button's address (style 5), which it opens with no interaction.
+    pub url: Option<String>,
     pub disabled: bool,
+}
+
+impl Component {
+    /// Discord's button style for a link.
+    pub const LINK: u64 = 5;
 }
 
 /// A message as the fake stores it: what the bot (or a test user) posted, after every edit.
@@ -133,8 +140,18 @@ impl Message {
                 custom_id: c["custom_id"].as_str().map(str::to_owned),
                 label: c["label"].as_str().map(str::to_owned),
                 style: c["style"].as_u64(),
+                url: c["url"].as_str().map(str::to_owned),
                 disabled: c["disabled"].as_bool().unwrap_or(false),
             })
+            .collect()
+    }
+
+    /// The addresses of the message's link buttons, each with its label.
+    pub fn links(&self) -> Vec<(String, String)> {
+        self.components()
+            .into_iter()
+            .filter(|c| c.kind == 2 && c.style == Some(Component::LINK))
+            .filter_map(|c| Some((c.label.unwrap_or_default(), c.url?)))
             .collect()
     }
 

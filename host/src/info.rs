@@ -116,7 +116,7 @@ pub(crate) async fn game(cx: &Ctx<'_>) -> Handled {
         });
     }
     lines.push(to_move_line(&table));
-    Ok(Reply::one(Message::text(lines.join("\n"))))
+    Ok(Reply::one(Message::text(lines.join("\n")).with_link(cx.host.game_link(&g.web_key))))
 }
 
 /// The time `color` has left: the running clock counts down to the deadline.

@@ -27,6 +27,7 @@ pub mod reply;
 pub mod tiebreak;
 pub mod typed;
 mod user;
+pub mod web_link;
 
 mod analysis;
 mod arbiter;
@@ -43,6 +44,7 @@ mod progress;
 mod remind;
 mod replay;
 mod schedule;
+mod settings;
 mod stored;
 mod suggest;
 mod table;
@@ -57,11 +59,13 @@ use render::Renderer;
 
 pub use clock::{Clock, ManualClock, SystemClock, TimeControl, TimeControlError};
 pub use command::{
-    ColorChoice, Command, CommandError, DrawAction, Mention, OfferAction, Starts, TournamentCommand, COMMANDS,
-    RATED_BY_DEFAULT,
+    ColorChoice, Command, CommandError, DrawAction, Mention, OfferAction, SettingsCommand, Starts, TournamentCommand,
+    COMMANDS, RATED_BY_DEFAULT,
 };
 /// What the contract names from storage and pictures, so adapters need neither crate.
-pub use data::{default_path as default_database, ChallengeId, Format, GameId, Location, LocationError, TournamentId};
+pub use data::{
+    default_path as default_database, ChallengeId, Format, GameId, Location, LocationError, TournamentId, WebKey,
+};
 /// The levels of `/play`.
 pub use engine::Level;
 pub use limits::Limits;
@@ -75,6 +79,7 @@ pub use schedule::ALIVE_WINDOW_MS;
 pub use suggest::{matching_moves, Suggestion};
 pub use typed::Typed;
 pub use user::User;
+pub use web_link::{Link, WebUrl, WebUrlError};
 
 /// How a host is set up.
 #[derive(Clone)]
@@ -104,6 +109,9 @@ pub struct Settings {
     /// crashing before it connects credits every player the whole time. `false` (the console,
     /// tests): the host serves from the moment it opens.
     pub adapter_connects: bool,
+    /// Where the web pages are served for the public (`CHIMERA_WEB_URL`): messages that show a
+    /// game or a tournament then carry a link to its page. `None`: no links.
+    pub web_url: Option<WebUrl>,
 }
 
 impl Settings {
@@ -122,6 +130,7 @@ impl Settings {
             analysis_budget: std::time::Duration::from_millis(100),
             clock: Arc::new(SystemClock),
             adapter_connects: false,
+            web_url: None,
         }
     }
 }
@@ -158,9 +167,35 @@ pub struct Request {
     /// Whether the user may manage this server's tournaments (on Discord, the Manage Server
     /// permission): they may start, withdraw from and cancel any tournament, as its organiser may.
     pub manager: bool,
+    /// What kind of place the channel is: who can read it decides what may be turned on there.
+    pub place: PlaceKind,
     /// Unique per user action (an interaction id, a console line): a retried request moves once.
     pub request_id: String,
     pub command: Command,
+}
+
+/// Who can read a place, as its adapter knows it. The host refuses to list on the web what was
+/// said where only its members can read it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlaceKind {
+    /// Readable by its server's members (a Discord server's channel, an unencrypted Matrix
+    /// room that is not a direct chat).
+    Shared,
+    /// A direct chat (a Discord DM, a Matrix direct room) or the console.
+    Direct,
+    /// An end-to-end encrypted Matrix room; an adapter that cannot tell says this.
+    Encrypted,
+}
+
+impl PlaceKind {
+    /// What a place is, for a request that has a server (`Shared`) or not (`Direct`): how the
+    /// console and Discord tell, where nothing is encrypted.
+    pub fn of_server(server: Option<&str>) -> PlaceKind {
+        match server {
+            Some(_) => PlaceKind::Shared,
+            None => PlaceKind::Direct,
+        }
+    }
 }
 
 /// What a failed call to the chat network says about calling again, as the adapter reads the
@@ -422,6 +457,7 @@ impl Host {
             Command::Help => Ok(info::help()),
             Command::PlayHelp => Ok(Reply::one(Message::text(include_str!("help/play.md").trim_end()))),
             Command::Tournament(command) => arbiter::handle(cx, command).await,
+            Command::Settings(command) => settings::settings(cx, command).await,
         }
     }
 

@@ -16,6 +16,10 @@
 //! - **Pictures as they are when posted.** An announcement stores its text and names its picture
 //!   (a game's board or replay, a tournament's standings); the picture is drawn when it is
 //!   posted, from what is stored then, so the outbox holds a few hundred bytes, never an image.
+//! - **Links as they are when posted.** An announcement names the page it links to (a game's,
+//!   a tournament's; by default its picture's); the address is made when it is posted, from the
+//!   stored web key and the host's `web_url` then, so none is stored and an unset `web_url`
+//!   gives none.
 //!
 //! A post that fails is retried later, [`ATTEMPTS`] times in all, then dropped with an error in
 //! the log: a channel that was deleted must not be retried for ever. A channel that refuses
@@ -31,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arbiter;
 use super::backoff::{Verdict, Work};
-use super::{Host, Message, PlaceError, Places, Refusal, User};
+use super::{Host, Link, Message, PlaceError, Places, Refusal, User};
 
 /// How long the process that claimed an announcement has to post it before another may: far
 /// longer than drawing a replay and one request to the network take.
@@ -60,13 +64,36 @@ pub(crate) enum Picture {
     Standings { tournament: TournamentId, last: bool },
 }
 
-/// An announcement as stored: a message's text, the people it calls, and its picture.
+impl Picture {
+    /// The page of what the picture shows.
+    fn page(self) -> Page {
+        match self {
+            Picture::Board(game) | Picture::Replay(game) => Page::Game(game),
+            Picture::Standings { tournament, .. } => Page::Tournament(tournament),
+        }
+    }
+}
+
+/// The web page an announcement links to, its address made when it is posted (from the key in
+/// the store and the host's `web_url` then; none when that is unset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Page {
+    Game(GameId),
+    Tournament(TournamentId),
+}
+
+/// An announcement as stored: a message's text, the people it calls, its picture, and the page
+/// it links to.
 #[derive(Serialize, Deserialize)]
 struct Stored {
     text: String,
     /// Each person called, as platform id and name.
     mentions: Vec<(String, String)>,
     picture: Option<Picture>,
+    /// Absent in announcements queued before links were made: their picture's page is taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    page: Option<Page>,
 }
 
 /// What an announcement is queued with: the platform it is said on and the process that holds
@@ -80,8 +107,29 @@ pub(crate) struct Outbox {
 impl Outbox {
     /// Queues `message` (text, mentions, channel; announcements carry no buttons, and their
     /// pictures are named by `picture`, not attached) in the caller's transaction.
+    /// It links to the page of what its picture shows.
     pub fn queue(&self, tx: &WriteTx<'_>, now: i64, message: &Message, picture: Option<Picture>) -> data::Result<()> {
-        debug_assert!(message.buttons.is_empty() && message.images.is_empty(), "an announcement: {}", message.text);
+        self.store(tx, now, message, picture, picture.map(Picture::page))
+    }
+
+    /// Queues `message`, with no picture, linking to `page` (a tournament's round announcement).
+    pub fn queue_about(&self, tx: &WriteTx<'_>, now: i64, message: &Message, page: Page) -> data::Result<()> {
+        self.store(tx, now, message, None, Some(page))
+    }
+
+    fn store(
+        &self,
+        tx: &WriteTx<'_>,
+        now: i64,
+        message: &Message,
+        picture: Option<Picture>,
+        page: Option<Page>,
+    ) -> data::Result<()> {
+        debug_assert!(
+            message.buttons.is_empty() && message.images.is_empty() && message.links.is_empty(),
+            "an announcement: {}",
+            message.text
+        );
         let Some(channel) = message.channel.as_deref() else {
             tracing::error!(text = %message.text, "an announcement without a channel cannot be queued");
             return Ok(());
@@ -90,6 +138,7 @@ impl Outbox {
             text: message.text.clone(),
             mentions: message.mentions.iter().map(|u| (u.id.clone(), u.name.clone())).collect(),
             picture,
+            page,
         };
         let body = serde_json::to_string(&stored).expect("an announcement is plain data");
         tx.queue_post(&self.platform, channel, &body, &self.holder, now, now + HOLD_MS)?;
@@ -203,6 +252,9 @@ impl Host {
         let mut message = Message::text(stored.text).in_channel(&post.channel);
         message.mentions = stored.mentions.into_iter().map(|(id, name)| User { id, name }).collect();
         message.key = key(post, self.settings().network.key_chars);
+        if let Some(page) = stored.page.or(stored.picture.map(Picture::page)) {
+            message = message.with_link(self.page_link(page).await);
+        }
         Ok(match stored.picture {
             None => message,
             Some(Picture::Board(game)) => {
@@ -220,6 +272,29 @@ impl Host {
                 message.with_image(image)
             }
         })
+    }
+
+    /// The link to `page`, when the pages have an address. A key that cannot be read leaves the
+    /// link out (logged): the announcement goes out all the same.
+    async fn page_link(&self, page: Page) -> Option<Link> {
+        self.settings().web_url.as_ref()?;
+        let key = self
+            .store()
+            .read(move |tx| {
+                Ok(match page {
+                    Page::Game(id) => tx.game(id)?.web_key,
+                    Page::Tournament(id) => tx.tournament(id)?.web_key,
+                })
+            })
+            .await;
+        match (page, key) {
+            (Page::Game(_), Ok(key)) => self.game_link(&key),
+            (Page::Tournament(_), Ok(key)) => self.tournament_link(&key),
+            (page, Err(e)) => {
+                tracing::warn!(?page, "an announcement goes out without its link: {e}");
+                None
+            }
+        }
     }
 
     async fn forget_post(&self, id: PostId) {

@@ -137,6 +137,8 @@ impl Host {
     /// made is logged and left out: the result stands and is announced whatever happens to the
     /// picture.
     pub(crate) async fn with_replay(&self, table: &Table, message: Message) -> Message {
+        // A game's end is said in its channel: its page's link goes with it.
+        let message = message.with_link(self.game_link(&table.record.game.web_key));
         match self.replay(table).await {
             Ok(replay) => replay.attach_to(message),
             Err(refusal) => {

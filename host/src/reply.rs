@@ -3,7 +3,7 @@
 
 use rules::{Square, Variant};
 
-use super::{Command, User};
+use super::{Command, Link, User};
 
 /// A picture: a PNG still, or an animated GIF (a game's replay).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +94,9 @@ pub struct Message {
     /// Users this message calls (it is their move, their challenge).
     pub mentions: Vec<User>,
     pub buttons: Vec<Button>,
+    /// Links to web pages (a game's, a tournament's), each shown as the adapter shows a link:
+    /// never part of `text`, so no transport has to find them in it.
+    pub links: Vec<Link>,
     /// Shown only to the user who asked (errors, private listings).
     pub private: bool,
     /// Posted in another channel than the one the command came from (a new game's thread).
@@ -132,6 +135,16 @@ impl Message {
         self
     }
 
+    /// Adds `link`, unless the message has it already; `None` (no web address set) adds nothing.
+    pub fn with_link(mut self, link: Option<Link>) -> Message {
+        if let Some(link) = link {
+            if !self.links.contains(&link) {
+                self.links.push(link);
+            }
+        }
+        self
+    }
+
     pub fn in_channel(mut self, channel: &str) -> Message {
         self.channel = Some(channel.to_string());
         self
@@ -165,6 +178,6 @@ impl Reply {
 
     /// Whether the command failed (its only answer is a private error).
     pub fn is_error(&self) -> bool {
-        matches!(self.messages.as_slice(), [m] if m.private && m.images.is_empty() && m.buttons.is_empty())
+        matches!(self.messages.as_slice(), [m] if m.private && m.images.is_empty() && m.buttons.is_empty() && m.links.is_empty())
     }
 }

@@ -49,10 +49,11 @@ impl Host {
         }
     }
 
-    /// The board as it stands, for `/board` and after anything that changes it.
+    /// The board as it stands, for `/board` and after anything that changes it, with the link
+    /// to the game's page (shown only in the game's channel, where its key may be given).
     pub(crate) fn board_message(&self, table: &Table, text: String) -> Message {
         let image = self.board_image(table, Markers::None, &format!("ply-{}", table.ply()));
-        Message::text(text).with_image(image)
+        Message::text(text).with_image(image).with_link(self.game_link(&table.record.game.web_key))
     }
 
     /// What everyone sees after a move: the board, the move, check or the end, and a call to

@@ -46,6 +46,7 @@ impl Table {
             channel: channel.into(),
             user: alice(),
             manager: false,
+            place: host::PlaceKind::Direct,
             request_id: format!("r{id}"),
             command,
         };

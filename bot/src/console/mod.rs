@@ -78,9 +78,12 @@ async fn session(args: ConsoleArgs) -> Result<ExitCode> {
         // rate limit is for people typing, and would refuse a long game's moves.
         settings.limits.commands = usize::MAX;
     }
+    let env = crate::settings::non_empty(|name: &str| std::env::var(name).ok());
+    // Links to the web pages, as from a chat bot, when the environment gives their address.
+    settings.web_url = crate::settings::web_url(&env)?;
     let host = Host::open(settings).await?;
     // The web pages beside the console, as beside a chat bot, when the environment asks.
-    let web_addr = crate::settings::web_addr(&crate::settings::non_empty(|name: &str| std::env::var(name).ok()))?;
+    let web_addr = crate::settings::web_addr(&env)?;
     let _web = crate::pages::start_if(web_addr, &host, web::Settings::default()).await?;
     let console = Console::new(host, &args.channel).with_managers(&args.managers);
     let mut printer = Printer::new(&args.boards, io::stdout().is_terminal());
@@ -232,6 +235,7 @@ impl Console {
             channel: channel.trim_start_matches('#').to_string(),
             user: User { id: user.to_string(), name: user.to_string() },
             manager: user == "admin" || self.managers.iter().any(|m| m == user),
+            place: host::PlaceKind::Direct,
             request_id: self.request_id(),
             command,
         }

@@ -1,6 +1,6 @@
 //! Printing the host's replies on the terminal: the channel and who may see a message, its
-//! text with mentions as `@name`, buttons as the commands they run, boards as text, and each
-//! picture written to the boards folder.
+//! text with mentions as `@name`, buttons as the commands they run, links as `Watch: URL`,
+//! boards as text, and each picture written to the boards folder.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -54,6 +54,9 @@ impl Printer {
         }
         for button in &message.buttons {
             writeln!(out, "    [{}] {}", button.label, button.command)?;
+        }
+        for link in &message.links {
+            writeln!(out, "    {}: {}", link.label, link.url)?;
         }
         for image in &message.images {
             if let Some(drawn) = image.board.as_ref().and_then(|b| board::draw(b, self.colour)) {

@@ -3,7 +3,7 @@
 //! Discord resolved), so nothing typed into one option can set another, and hands it to
 //! [`super::incoming::run`]. `/move` suggests the legal moves as the player types.
 
-use host::{ColorChoice, Command, DrawAction, OfferAction, TimeControl, RATED_BY_DEFAULT};
+use host::{ColorChoice, Command, DrawAction, OfferAction, SettingsCommand, TimeControl, RATED_BY_DEFAULT};
 use poise::serenity_prelude as serenity;
 
 use super::incoming::{person, run};
@@ -33,6 +33,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         leaderboard(),
         history(),
         super::tournament_commands::tournament(),
+        settings(),
         help(),
     ]
 }
@@ -355,6 +356,28 @@ pub async fn history(
 ) -> Result<(), Error> {
     let user = user.as_ref().map(|u| person(ctx, u));
     run(ctx, Ok(Command::History { user })).await
+}
+
+/// A setting's switch.
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum Switch {
+    #[name = "on"]
+    On,
+    #[name = "off"]
+    Off,
+}
+
+/// This server's settings; its managers turn its web listing on or off
+///
+/// Discord shows it to those with Manage Server only; the host checks it again, and refuses
+/// a change from anyone else and in direct messages.
+#[poise::command(slash_command, default_member_permissions = "MANAGE_GUILD")]
+pub async fn settings(
+    ctx: Context<'_>,
+    #[description = "List this server's leaderboards, tournaments and players on the web pages"] web: Option<Switch>,
+) -> Result<(), Error> {
+    let web = web.map(|switch| matches!(switch, Switch::On));
+    run(ctx, Ok(Command::Settings(SettingsCommand { web }))).await
 }
 
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]

@@ -21,7 +21,7 @@ use super::channel::DiscordThreads;
 use super::outgoing::{answer, Answered, Placeholder, PROGRESS_PACE};
 use super::{Context, Data, Error, PLATFORM};
 use crate::progress::{self, Reporting};
-use host::{Command, Mention, Reply, Request, User};
+use host::{Command, Mention, PlaceKind, Reply, Request, User};
 
 /// Who acts, as the host knows them: their server nickname if they have one.
 pub fn user_of(user: &serenity::User, member: Option<&serenity::Member>) -> User {
@@ -154,6 +154,8 @@ async fn run_and_answer(
         channel: target.channel.to_string(),
         user: target.user.clone(),
         manager: target.manager,
+        // A guild's channel is its members'; without a guild, a direct message.
+        place: if target.guild.is_some() { PlaceKind::Shared } else { PlaceKind::Direct },
         request_id: target.id.to_string(),
         command,
     };

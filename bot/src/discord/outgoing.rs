@@ -1,6 +1,7 @@
 //! The host's reply as Discord messages: text with the pinged players (and the whole text as a
 //! file when it is longer than a message), boards as PNG attachments shown in embeds, buttons
-//! five to a row carrying the host's command lines, private messages as ephemeral ones.
+//! five to a row carrying the host's command lines, links as link buttons after them (five rows
+//! at most, as Discord takes), private messages as ephemeral ones.
 //!
 //! What it guarantees: every interaction gets its answer, in the one form Discord takes at the
 //! stage it is in (a response, the follow-up that replaces "thinking", the edit that replaces
@@ -26,6 +27,8 @@ use host::{ButtonStyle, Message, PlaceError, Progress, Reply};
 const CONTENT_LIMIT: usize = 2000;
 const CUSTOM_ID_LIMIT: usize = 100;
 const BUTTONS_PER_ROW: usize = 5;
+const ROWS: usize = 5;
+const URL_LIMIT: usize = 512;
 
 /// How often a deferred answer is edited to show progress: interaction webhooks share Discord's
 /// limit of about five requests in five seconds, and a step under 5% says nothing new.
@@ -174,7 +177,19 @@ impl From<Message> for Outgoing {
             embeds.push(CreateEmbed::new().image(format!("attachment://{}", image.file_name)).colour(0x5b8c5a));
             files.push(CreateAttachment::bytes(image.bytes, image.file_name).description(clip(&image.alt, 1024)));
         }
-        let buttons: Vec<CreateButton> = message
+        // Link buttons (a game's page) open their address and need no interaction.
+        let links: Vec<CreateButton> = message
+            .links
+            .into_iter()
+            .filter_map(|link| {
+                if link.url.len() > URL_LIMIT {
+                    warn!(url = %link.url, "a link is too long for a link button; left out");
+                    return None;
+                }
+                Some(CreateButton::new_link(link.url).label(clip(&link.label, 80)))
+            })
+            .collect();
+        let mut buttons: Vec<CreateButton> = message
             .buttons
             .into_iter()
             .filter_map(|b| {
@@ -191,6 +206,14 @@ impl From<Message> for Outgoing {
                 Some(CreateButton::new(custom_id).label(clip(&b.label, 80)).style(style))
             })
             .collect();
+        // Discord takes five rows of five: the links keep their place, the commands give way.
+        let room = (BUTTONS_PER_ROW * ROWS).saturating_sub(links.len());
+        if buttons.len() > room {
+            warn!(left_out = buttons.len() - room, "more buttons than a Discord message holds; the last are left out");
+            buttons.truncate(room);
+        }
+        buttons.extend(links);
+        buttons.truncate(BUTTONS_PER_ROW * ROWS);
         let components =
             buttons.chunks(BUTTONS_PER_ROW).map(|row| CreateActionRow::Buttons(row.to_vec())).collect::<Vec<_>>();
         Outgoing {
@@ -273,5 +296,34 @@ mod tests {
             message = message.with_button(&format!("turn {i}"), command, ButtonStyle::Secondary);
         }
         assert_eq!(Outgoing::from(message).components.len(), 2);
+    }
+
+    #[test]
+    fn a_link_is_a_link_button_and_every_button_fits_five_rows_of_five() {
+        let mut message = Message::text("pick").with_link(Some(host::Link {
+            label: "Watch".into(),
+            url: "https://chess.example.org/g/00112233445566778899aabb".into(),
+        }));
+        for i in 0..30 {
+            let command = Command::Move { text: "e4".into(), confirm: false, game: Some(i) };
+            message = message.with_button(&format!("turn {i}"), command, ButtonStyle::Secondary);
+        }
+        let rows = Outgoing::from(message).components;
+        assert_eq!(rows.len(), ROWS);
+        let json = serde_json::to_value(&rows).unwrap();
+        let buttons: Vec<&serde_json::Value> =
+            json.as_array().unwrap().iter().flat_map(|row| row["components"].as_array().unwrap()).collect();
+        assert!(json
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|row| row["components"].as_array().unwrap().len() <= BUTTONS_PER_ROW));
+        assert_eq!(buttons.len(), BUTTONS_PER_ROW * ROWS);
+        let link = buttons.last().unwrap();
+        // Button style 5 is a link: a URL, no custom id.
+        assert_eq!(link["style"], 5);
+        assert_eq!(link["url"], "https://chess.example.org/g/00112233445566778899aabb");
+        assert_eq!(link["label"], "Watch");
+        assert!(link.get("custom_id").is_none());
     }
 }

@@ -26,7 +26,7 @@ use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedEventId, OwnedUserId, Us
 use matrix_sdk::{Room, RoomMemberships};
 use tracing::{debug, info, warn};
 
-use host::{Command, Mention, Reply, Request, User};
+use host::{Command, Mention, PlaceKind, Reply, Request, User};
 
 use super::channel::Channel;
 use super::outgoing::{Origin, PROGRESS_PACE};
@@ -267,6 +267,7 @@ impl Bot {
             channel: origin.channel.to_string(),
             user,
             manager,
+            place: place_kind(room).await,
             request_id: id.to_string(),
             command,
         };
@@ -356,6 +357,23 @@ impl Bot {
 /// member of the message's room.
 fn counts_in(channel: &Channel, room: &matrix_sdk::ruma::RoomId) -> bool {
     channel.room == room
+}
+
+/// Who can read `room`: encrypted (also when the SDK cannot tell: a listing wrongly refused
+/// costs nothing, one wrongly allowed would publish what its members meant for themselves), else
+/// a direct chat, else shared.
+async fn place_kind(room: &Room) -> PlaceKind {
+    if super::outgoing::is_encrypted(room).await {
+        return PlaceKind::Encrypted;
+    }
+    match room.is_direct().await {
+        Ok(false) => PlaceKind::Shared,
+        Ok(true) => PlaceKind::Direct,
+        Err(e) => {
+            warn!(room = %room.room_id(), "cannot tell whether the room is a direct chat; taken as encrypted: {e}");
+            PlaceKind::Encrypted
+        }
+    }
 }
 
 #[cfg(test)]

@@ -55,6 +55,7 @@ use matrix_sdk::ruma::api::client::filter::FilterDefinition;
 use matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter;
 use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
 use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
+use matrix_sdk::ruma::events::room::encryption::OriginalSyncRoomEncryptionEvent;
 use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
 use matrix_sdk::ruma::events::room::message::OriginalSyncRoomMessageEvent;
 use matrix_sdk::ruma::serde::Raw;
@@ -235,6 +236,7 @@ async fn start(settings: Settings) -> anyhow::Result<(Arc<Bot>, matrix_sdk::Clie
     client.add_event_handler_context(Arc::clone(&bot));
     client.add_event_handler(on_invite);
     client.add_event_handler(presence::on_membership);
+    client.add_event_handler(on_encryption);
     // Each handler takes its event's ticket before it returns: the sync is not over (and its
     // token not Chimera's position) until every event of it is dealt with.
     client.add_event_handler(|event: OriginalSyncRoomMessageEvent, room: Room, bot: Ctx<Arc<Bot>>| async move {
@@ -250,6 +252,15 @@ async fn start(settings: Settings) -> anyhow::Result<(Arc<Bot>, matrix_sdk::Clie
         bot.enqueue(&room, Job { event: Event::Reaction(event), ticket });
     });
     Ok((bot, client))
+}
+
+/// A room became end-to-end encrypted (its `m.room.encryption` state event; also seen for a
+/// room already encrypted when it is synced): its web listing, if it was on, is turned off, as
+/// an encrypted room's always is (the host's `settings.rs`).
+async fn on_encryption(_event: OriginalSyncRoomEncryptionEvent, room: Room, bot: Ctx<Arc<Bot>>) {
+    if let Err(e) = bot.host.place_encrypted(room.room_id().as_str()).await {
+        warn!(room = %room.room_id(), "{e}");
+    }
 }
 
 /// What the homeserver takes: files up to the size its media config reports (Synapse's

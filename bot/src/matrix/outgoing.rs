@@ -4,7 +4,8 @@
 //! reply to the event it answers, since Matrix has no private answers. Pictures follow as
 //! `m.image` events, and a game's PGN as an `m.file`, uploaded (encrypted in encrypted rooms).
 //! Buttons become the bot's own reactions on its notice, one key per answer, recorded in the
-//! ledger before they are shown.
+//! ledger before they are shown. Links to the web pages end the notice: `Watch: URL` in the
+//! plain body, an escaped `<a href>` in the HTML.
 //!
 //! A long command's progress ("Analysing game 12… 40%") is one notice replying to the command,
 //! sent once the command has run for [`PROGRESS_PACE`]'s first wait, then edited in place
@@ -122,7 +123,7 @@ impl Speaker {
         // A game's PGN goes as a file; move lists stay short (see `text`).
         let (said, file) = text::attachment(&message.text);
         let said = text::brief(&said, message.private);
-        let notice = if said.trim().is_empty() && message.buttons.is_empty() {
+        let notice = if said.trim().is_empty() && message.buttons.is_empty() && message.links.is_empty() {
             None
         } else {
             let mut content = self.notice(message, &said, &keys);
@@ -194,6 +195,7 @@ impl Speaker {
             plain.push_str(&format!("\n{}", names.join(" ")));
             html.push_str(&format!("<br>{}", pills.join(" ")));
         }
+        text::add_links(&mut plain, &mut html, &message.links);
         let mut content = RoomMessageEventContent::notice_html(plain, html);
         content.mentions = Some(Mentions::with_user_ids(mentioned));
         content
@@ -333,6 +335,6 @@ impl Show for ProgressNotice<'_> {
 
 /// Whether `room` is encrypted; when the SDK cannot tell, it is taken to be (an attachment
 /// encrypted needlessly is still shown; one sent in the clear into an encrypted room leaks).
-async fn is_encrypted(room: &Room) -> bool {
+pub(super) async fn is_encrypted(room: &Room) -> bool {
     room.latest_encryption_state().await.map(|s| s.is_encrypted()).unwrap_or(true)
 }

@@ -31,6 +31,15 @@ pub fn bodies(text: &str, prefix: &str) -> (String, String) {
     (plain, html)
 }
 
+/// Appends a message's links to a notice's two bodies: `Watch: URL` on a line of its own in the
+/// plain body, a link named by its label in the HTML, label and address escaped.
+pub fn add_links(plain: &mut String, html: &mut String, links: &[host::Link]) {
+    for link in links {
+        let _ = write!(plain, "\n{}: {}", link.label, link.url);
+        let _ = write!(html, "<br><a href=\"{}\">{}</a>", escape(&link.url), escape(&link.label));
+    }
+}
+
 /// What a user typed as HTML that [`markup`] leaves alone: no backtick, no star.
 fn escape_typed(typed: &str) -> String {
     escape(typed).replace('`', "&#96;").replace('*', "&#42;")
@@ -276,6 +285,15 @@ pub fn key_for(label: &str, style: host::ButtonStyle, index: usize, count: usize
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_end_both_bodies_escaped() {
+        let (mut plain, mut html) = ("Game 1 begins.".to_string(), "Game 1 begins.".to_string());
+        let links = [host::Link { label: "Watch".into(), url: "https://chess.example.org/g/00ff&<\"".into() }];
+        add_links(&mut plain, &mut html, &links);
+        assert_eq!(plain, "Game 1 begins.\nWatch: https://chess.example.org/g/00ff&<\"");
+        assert_eq!(html, "Game 1 begins.<br><a href=\"https://chess.example.org/g/00ff&amp;&lt;&quot;\">Watch</a>");
+    }
 
     #[test]
     fn commands_take_the_prefix() {

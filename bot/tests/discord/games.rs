@@ -69,3 +69,25 @@ async fn a_game_shows_its_moves_and_pgn() {
     assert!(moves.content.contains("Nf6") && moves.content.contains("Nh6"), "{}", moves.content);
     assert_board(&moves);
 }
+
+/// With `CHIMERA_WEB_URL` set, a game's messages carry a "Watch" link button to its page, named
+/// by the game's own web key; without it, none.
+#[tokio::test]
+async fn a_move_carries_a_watch_link_to_its_game_page() {
+    let world = World::with(&[("CHIMERA_WEB_URL", "https://chess.example.org/chimera/")]).await;
+    let start = world.start_game(world.lobby, "chess").await;
+    let moved = world.play(world.lobby, &["e4"]).await.remove(0).message;
+    let store = data::Store::open(world.db()).unwrap();
+    let key = store.read(|tx| Ok(tx.game(1)?.web_key)).unwrap();
+    let watch = vec![("Watch".to_string(), format!("https://chess.example.org/chimera/g/{key}"))];
+    assert_eq!(moved.links(), watch, "{:?}", moved.components);
+    assert_eq!(start.links(), watch, "the game's first message too");
+    // A link button opens the page and runs no command: it has no custom id.
+    assert!(moved.components().iter().all(|c| c.url.is_none() || c.custom_id.is_none()), "{:?}", moved.components);
+    assert_board(&moved);
+
+    let plain = World::new().await;
+    plain.start_game(plain.lobby, "chess").await;
+    let moved = plain.play(plain.lobby, &["e4"]).await.remove(0).message;
+    assert!(moved.links().is_empty(), "no address, no link: {:?}", moved.components);
+}

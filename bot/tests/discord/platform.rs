@@ -73,6 +73,7 @@ async fn say(host: &Host, places: &DiscordThreads, at: &Where, n: &mut u32, user
         channel: at.channel.clone(),
         user: User { id: user.into(), name: user.into() },
         manager: false,
+        place: host::PlaceKind::Shared,
         request_id: format!("r{n}"),
         command: chimera::console::read_command(line).unwrap(),
     };

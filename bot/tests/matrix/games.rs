@@ -219,3 +219,22 @@ async fn every_variant_is_played_to_a_decisive_end() {
         board(&alice, &bot, &room, false).await;
     }
 }
+
+/// With `CHIMERA_WEB_URL` set, a game's notices end with its page's link: `Watch: URL` in the
+/// plain body, a link in the HTML, named by the game's web key.
+#[tokio::test]
+async fn a_game_s_notices_link_to_its_page() {
+    let bot = Bot::start(&[("CHIMERA_WEB_URL", "https://chess.example.org")]).await;
+    let (alice, bob) = (Person::new("alice").await, Person::new("bob").await);
+    let room = table(&bot, &alice, &[&bob], false).await;
+    alice.say_with_pill(&room, "!challenge ", &bob, " variant:chess").await;
+    notice(&bob, &bot, &room, "challenges").await;
+    bob.say(&room, "!accept").await;
+    let opening = notice(&alice, &bot, &room, "(White)").await;
+    let store = data::Store::open(bot.dir().join("chimera.db")).expect("the bot's database");
+    let key = store.read(|tx| Ok(tx.game(1)?.web_key)).expect("the game's key");
+    let url = format!("https://chess.example.org/g/{key}");
+    assert!(opening.body().ends_with(&format!("Watch: {url}")), "{}", opening.body());
+    let What::Notice { html, .. } = &opening.what else { unreachable!() };
+    assert!(html.as_deref().is_some_and(|h| h.contains(&format!("<a href=\"{url}\">Watch</a>"))), "{html:?}");
+}

@@ -65,3 +65,31 @@ async fn a_member_is_named_by_display_name_and_what_came_before_the_bot_is_not_r
         alice.count(&room, &bot.id, |s| matches!(&s.what, What::Notice { reply_to: Some(r), .. } if *r == before));
     assert_eq!(answered_before, 0, "what was said before the bot joined is not answered");
 }
+
+/// A room's managers list it on the web with `!settings web:on`; once the room becomes
+/// encrypted its listing is turned off, and it cannot be turned on again.
+#[tokio::test]
+async fn a_listed_room_that_becomes_encrypted_is_unlisted() {
+    let bot = Bot::start(&[]).await;
+    let alice = Person::new("alice").await;
+    let room = alice.create_room(false, &[&bot.id]).await.room_id().to_owned();
+    alice.sees_joined(&room, &bot.id).await;
+    // Alice made the room, so she may kick: a manager.
+    alice.say(&room, "!settings web:on").await;
+    notice(&alice, &bot, &room, "turns this server's web listing on").await;
+    let listed = || {
+        let store = data::Store::open(bot.dir().join("chimera.db")).expect("the bot's database");
+        store.read(|tx| tx.web_listing("matrix", room.as_str())).expect("the listing reads")
+    };
+    assert!(listed());
+
+    alice.room(&room).enable_encryption().await.expect("the room is encrypted");
+    alice.say(&room, "!settings").await;
+    let shown = notice(&alice, &bot, &room, "Settings of this server").await;
+    assert!(shown.body().contains("web: off (never on here: this room is encrypted)"), "{}", shown.body());
+    assert!(!listed());
+    let sent = alice.say(&room, "!settings web:on").await;
+    let refused = reply(&alice, &bot, &room, &sent).await;
+    assert!(refused.body().contains("never get a listing, and this room is encrypted"), "{}", refused.body());
+    assert!(!listed());
+}

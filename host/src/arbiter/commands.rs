@@ -168,14 +168,17 @@ async fn create(
         .await?
         .or_else(told)?;
     let id = event.t.id;
-    Ok(Reply::one(Message::text(format!(
-        "{} creates {}: {}. It starts {}. Join with `{}`.",
-        Typed(&cx.user().name),
-        event.title(),
-        event.terms()?,
-        show::starts_in_words(starts_at, now),
-        Command::<User>::Tournament(TournamentCommand::Join { id: Some(id) })
-    ))))
+    Ok(Reply::one(
+        Message::text(format!(
+            "{} creates {}: {}. It starts {}. Join with `{}`.",
+            Typed(&cx.user().name),
+            event.title(),
+            event.terms()?,
+            show::starts_in_words(starts_at, now),
+            Command::<User>::Tournament(TournamentCommand::Join { id: Some(id) })
+        ))
+        .with_link(cx.host.tournament_link(&event.t.web_key)),
+    ))
 }
 
 async fn join(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
@@ -264,7 +267,7 @@ async fn start(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
         Ok(started) => {
             // Its first round is announced with its games, after this answer.
             cx.note_announcements();
-            Ok(Reply::one(show::started(&started)?))
+            Ok(Reply::one(show::started(&started)?.with_link(cx.host.tournament_link(&started.t.web_key))))
         }
         Err(NotStarted::Refused(why)) => told(why),
         Err(NotStarted::Failed(refusal)) => Err(refusal),
@@ -293,7 +296,7 @@ async fn standings(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
         show::standings_text(&event, &standings)
     );
     let image = show::standings_image(cx.host, &event, &standings, finished)?;
-    Ok(Reply::one(Message::text(text).with_image(image)))
+    Ok(Reply::one(Message::text(text).with_image(image).with_link(cx.host.tournament_link(&event.t.web_key))))
 }
 
 async fn pairings(cx: &Ctx<'_>, round: Option<u32>, id: Option<TournamentId>) -> Handled {
@@ -309,12 +312,13 @@ async fn pairings(cx: &Ctx<'_>, round: Option<u32>, id: Option<TournamentId>) ->
             current.number
         ));
     };
-    Ok(Reply::one(Message::text(format!(
+    let text = format!(
         "{}, round {number}{}:\n{}",
         show::capital(&event.title()),
         if shown.finished_at.is_some() { " (finished)" } else { "" },
         show::pairings_lines(&event, shown).join("\n")
-    ))))
+    );
+    Ok(Reply::one(Message::text(text).with_link(cx.host.tournament_link(&event.t.web_key))))
 }
 
 async fn withdraw(cx: &Ctx<'_>, who: &User, id: Option<TournamentId>) -> Handled {

@@ -10,7 +10,7 @@ use rules::Position;
 
 use super::super::backoff::{Verdict, Work};
 use super::super::clock::spell_duration;
-use super::super::outbox::{Outbox, Picture};
+use super::super::outbox::{Outbox, Page, Picture};
 use super::super::pairing::{self, PairingError};
 use super::super::stored::Terms;
 use super::super::table::Table;
@@ -165,7 +165,7 @@ pub(crate) async fn start(
             let event = Event::load(tx, id)?;
             if by == Starter::Scheduler {
                 match show::started(&event) {
-                    Ok(message) => outbox.queue(tx, now, &message, None)?,
+                    Ok(message) => outbox.queue_about(tx, now, &message, Page::Tournament(id))?,
                     Err(refusal) => tracing::error!("tournament {id} starts unannounced: {}", refusal.text()),
                 }
             }
@@ -272,7 +272,7 @@ fn announce_if_nothing_to_open(tx: &WriteTx<'_>, outbox: &Outbox, event: &Event,
     if round.pairings.iter().any(|p| p.black.is_some() && p.result.is_none()) {
         return Ok(());
     }
-    outbox.queue(tx, now, &show::round_announcement(event), None)
+    outbox.queue_about(tx, now, &show::round_announcement(event), Page::Tournament(event.t.id))
 }
 
 /// Whether a pairing needs a game started: two players, no result, and no game running (none
@@ -402,7 +402,7 @@ fn announce_opening(tx: &WriteTx<'_>, outbox: &Outbox, tid: TournamentId, o: &Op
     // had none before, and no other pairing still waits for one.
     let all_open = round.pairings.iter().all(|p| p.black.is_none() || p.result.is_some() || p.game.is_some());
     if o.first && all_open && Some(round.number) == event.current().map(|r| r.number) {
-        outbox.queue(tx, now, &show::round_announcement(&event), None)?;
+        outbox.queue_about(tx, now, &show::round_announcement(&event), Page::Tournament(tid))?;
     }
     Ok(())
 }
@@ -428,7 +428,8 @@ async fn close_round(host: &Host, id: TournamentId, round_id: data::RoundId) -> 
                 Some(Ok(pairings)) => {
                     tx.add_round(id, number + 1, &pairings, now)?;
                     let event = Event::load(tx, id)?;
-                    outbox.queue(tx, now, &show::round_over(&event, &event.rounds[event.rounds.len() - 2]), None)?;
+                    let over = show::round_over(&event, &event.rounds[event.rounds.len() - 2]);
+                    outbox.queue_about(tx, now, &over, Page::Tournament(id))?;
                     return announce_if_nothing_to_open(tx, &outbox, &event, now);
                 }
                 Some(Err(e)) => Some(e.to_string()),
@@ -436,7 +437,12 @@ async fn close_round(host: &Host, id: TournamentId, round_id: data::RoundId) -> 
             };
             tx.set_tournament_state(id, TournamentState::Finished, None, now)?;
             let event = Event::load(tx, id)?;
-            outbox.queue(tx, now, &show::round_over(&event, &event.rounds[event.rounds.len() - 1]), None)?;
+            outbox.queue_about(
+                tx,
+                now,
+                &show::round_over(&event, &event.rounds[event.rounds.len() - 1]),
+                Page::Tournament(id),
+            )?;
             match show::final_standings(&event, why.as_deref()) {
                 Ok(message) => outbox.queue(tx, now, &message, Some(Picture::Standings { tournament: id, last: true })),
                 Err(refusal) => {

@@ -132,6 +132,25 @@ pub enum Command<U = User> {
     PlayHelp,
     /// `/tournament <sub> ...` (and `/help tournament`, which is `Tournament(Help)`).
     Tournament(TournamentCommand<U>),
+    /// `/settings [web:on|off]`: shows the settings, or changes those given.
+    Settings(SettingsCommand),
+}
+
+/// What `/settings` changes: one field per option, `None` where it was not given; with none
+/// given it shows the settings. Each setting belongs to the place (a server manager's to change,
+/// such as `web`) or, later, to the user who speaks (a board theme, issue 27): a new one is a
+/// new field, read and written beside the others.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsCommand {
+    /// The place's web listing (leaderboards, tournament lists, player pages): on or off.
+    pub web: Option<bool>,
+}
+
+impl SettingsCommand {
+    /// Whether it changes nothing, and so only shows.
+    pub fn is_show(&self) -> bool {
+        self == &SettingsCommand::default()
+    }
 }
 
 /// The subcommands of `/tournament`. `id` names a tournament; without it, the server's one open
@@ -226,6 +245,7 @@ impl<U> Command<U> {
             Command::Rating { user, variant } => Command::Rating { user: person(user)?, variant },
             Command::History { user } => Command::History { user: person(user)? },
             Command::Tournament(t) => Command::Tournament(t.try_map_users(&mut f)?),
+            Command::Settings(s) => Command::Settings(s),
             Command::Move { text, confirm, game } => Command::Move { text, confirm, game },
             Command::Board => Command::Board,
             Command::Moves { square } => Command::Moves { square },
@@ -269,6 +289,8 @@ impl<U> Command<U> {
             Command::History { .. } => "history",
             Command::Help => "help",
             Command::PlayHelp => "help play",
+            Command::Settings(s) if s.is_show() => "settings",
+            Command::Settings(_) => "settings change",
             Command::Tournament(t) => match t {
                 TournamentCommand::Create { .. } => "tournament create",
                 TournamentCommand::Join { .. } => "tournament join",

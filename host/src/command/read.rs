@@ -10,7 +10,9 @@ use std::str::FromStr;
 
 use engine::Level;
 
-use super::{ColorChoice, Command, DrawAction, Mention, OfferAction, TournamentCommand, RATED_BY_DEFAULT};
+use super::{
+    ColorChoice, Command, DrawAction, Mention, OfferAction, SettingsCommand, TournamentCommand, RATED_BY_DEFAULT,
+};
 
 /// What is wrong with a command line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -178,6 +180,15 @@ pub(super) fn yes_no(value: &str) -> Result<bool, CommandError> {
         "yes" | "y" | "true" | "on" => Ok(true),
         "no" | "n" | "false" | "off" => Ok(false),
         _ => Err(CommandError::Value(format!("`{value}` is not yes or no"))),
+    }
+}
+
+/// A switch: `on` or `off` (`yes`, `no` too).
+fn on_off(key: &str, value: &str) -> Result<bool, CommandError> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(CommandError::Value(format!("`{key}:{value}` is not a switch: `{key}:on` or `{key}:off`"))),
     }
 }
 
@@ -443,6 +454,17 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/tournament create|join|leave|start|standings|pairings|withdraw|cancel|list|help",
         about: "bot-run Swiss, round-robin and knockout tournaments; `/help tournament` explains them",
         parse: |a| super::read_tournament::read(a).map(Command::Tournament),
+    },
+    CommandSpec {
+        name: "settings",
+        usage: "/settings [web:on|off]",
+        about:
+            "this server's settings; its managers turn its web listing (leaderboards, tournaments, players) on or off",
+        parse: |mut a| {
+            let web = a.take("web", false).map(|v| on_off("web", &v)).transpose()?;
+            a.done()?;
+            Ok(Command::Settings(SettingsCommand { web }))
+        },
     },
     CommandSpec {
         name: "help",

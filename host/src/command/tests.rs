@@ -223,6 +223,7 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Help),
         Just(Command::PlayHelp),
         tournament().prop_map(Command::Tournament),
+        prop::option::of(any::<bool>()).prop_map(|web| Command::Settings(SettingsCommand { web })),
     ]
 }
 
@@ -269,4 +270,21 @@ fn play_reads_its_level_and_refuses_one_that_does_not_exist() {
     let err = read("/play chess level:high").unwrap_err().to_string();
     assert!(err.contains("needs a number"), "{err}");
     assert!(matches!(read("/play"), Err(CommandError::Missing { command: "play", .. })));
+}
+
+#[test]
+fn settings_read_a_switch_and_refuse_anything_else() {
+    let read = |line: &str| line.parse::<Command<Mention>>();
+    assert_eq!(read("/settings"), Ok(Command::Settings(SettingsCommand { web: None })));
+    assert_eq!(read("/settings web:on"), Ok(Command::Settings(SettingsCommand { web: Some(true) })));
+    assert_eq!(read("/settings WEB:Off"), Ok(Command::Settings(SettingsCommand { web: Some(false) })));
+    assert_eq!(Command::<User>::Settings(SettingsCommand { web: Some(false) }).to_string(), "/settings web:off");
+    assert_eq!(Command::<User>::Settings(SettingsCommand::default()).to_string(), "/settings");
+    let err = read("/settings web:maybe").unwrap_err().to_string();
+    assert_eq!(err, "`web:maybe` is not a switch: `web:on` or `web:off`");
+    assert_eq!(
+        read("/settings theme:blue"),
+        Err(CommandError::UnknownOption { command: "settings", option: "theme".into() })
+    );
+    assert!(read("/settings on").is_err(), "a bare word says nothing about which setting");
 }

@@ -5,7 +5,7 @@
 use std::fmt::{self, Display, Formatter, Write};
 
 use super::read::is_option_key;
-use super::{ColorChoice, Command, DrawAction, OfferAction, Starts, TournamentCommand};
+use super::{ColorChoice, Command, DrawAction, OfferAction, SettingsCommand, Starts, TournamentCommand};
 use crate::clock::{civil_from_days, DAY_MS};
 use crate::User;
 
@@ -119,7 +119,20 @@ impl Display for Command<User> {
                 line.name("tournament")?;
                 tournament(&mut line, sub)
             }
+            Command::Settings(SettingsCommand { web }) => {
+                line.name("settings")?;
+                line.opt("web", web.map(on_off))
+            }
         }
+    }
+}
+
+/// A switch as `/settings` reads it.
+fn on_off(on: bool) -> &'static str {
+    if on {
+        "on"
+    } else {
+        "off"
     }
 }
 

@@ -23,7 +23,7 @@ pub mod rooms;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-use host::{Command, Host, ManualClock, Mention, Message, Places, Reply, Request, Settings, User};
+use host::{Command, Host, ManualClock, Mention, Message, PlaceKind, Places, Reply, Request, Settings, User};
 
 pub use cases::{Case, CASES};
 pub use chat::Chat;
@@ -37,22 +37,30 @@ pub const HOUR: i64 = 60 * MINUTE;
 pub const DAY: i64 = 24 * HOUR;
 
 /// Where something is said: the platform, the server (a Discord guild; `None` for a direct chat
-/// or the console) and the channel.
+/// or the console), the channel, and who can read it.
 #[derive(Clone, Debug)]
 pub struct Place {
     pub platform: String,
     pub server: Option<String>,
     pub channel: String,
+    pub kind: PlaceKind,
 }
 
 impl Place {
     /// A console channel: no server.
     pub fn console(channel: &str) -> Place {
-        Place { platform: "console".into(), server: None, channel: channel.into() }
+        Place { platform: "console".into(), server: None, channel: channel.into(), kind: PlaceKind::Direct }
     }
 
+    /// A server's channel (shared), or without a server a direct chat.
     pub fn new(platform: &str, server: Option<&str>, channel: &str) -> Place {
-        Place { platform: platform.into(), server: server.map(Into::into), channel: channel.into() }
+        let kind = PlaceKind::of_server(server);
+        Place { platform: platform.into(), server: server.map(Into::into), channel: channel.into(), kind }
+    }
+
+    /// The same place, of another kind (a Matrix room that is a direct chat, or encrypted).
+    pub fn of_kind(self, kind: PlaceKind) -> Place {
+        Place { kind, ..self }
     }
 }
 
@@ -158,6 +166,7 @@ impl Club {
             channel: place.channel.clone(),
             user,
             manager,
+            place: place.kind,
             request_id: format!("request-{n}"),
             command,
         };

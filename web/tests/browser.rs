@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
-use host::{Command, Host, Mention, Message, PlaceError, Places, Reply, Request, Settings, User};
+use host::{Command, Host, Mention, Message, PlaceError, PlaceKind, Places, Reply, Request, Settings, User};
 use hyper_util::client::legacy::connect::HttpConnector;
 
 /// Where Debian puts them; `CHROMEDRIVER` and `CHROMIUM` say otherwise.
@@ -143,6 +143,7 @@ impl Club {
             channel: "general".into(),
             user: self.person(user),
             manager: false,
+            place: PlaceKind::Shared,
             request_id: format!("request-{n}"),
             command,
         };

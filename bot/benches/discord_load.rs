@@ -332,6 +332,10 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     if watching.is_some() {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
+    let under_load = match ttfb_under_load {
+        Some(sampler) => Some(sampler.await.expect("the page sampler")),
+        None => None,
+    };
     scraping.store(false, std::sync::atomic::Ordering::Relaxed);
     let scraped = scraper.await.expect("the scraper");
     let moves_counted = count_moves(&endpoints).await - moves_counted_before;
@@ -422,8 +426,7 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         "bot memory            {:.0} MB after set-up, {:.0} MB at the end, {:.0} MB peak (all processes)",
         rss_before, rss_after, peak
     );
-    if let (Some(watching), Some(under_load)) = (watching, ttfb_under_load) {
-        let under_load = under_load.await.expect("the page sampler");
+    if let (Some(watching), Some(under_load)) = (watching, under_load) {
         watching.report(under_load);
     }
     drop(bots);

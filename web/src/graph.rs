@@ -18,9 +18,12 @@ fn x(ply: usize, plies: usize) -> f64 {
     }
 }
 
+/// Room above and below the line, so that a dot at a won position is drawn whole.
+const MARGIN: f64 = 5.0;
+
 /// White's chances from -1 to 1, drawn from the bottom (Black wins) to the top (White wins).
 fn y(chances: f64) -> f64 {
-    HEIGHT / 2.0 * (1.0 - chances.clamp(-1.0, 1.0))
+    MARGIN + (HEIGHT / 2.0 - MARGIN) * (1.0 - chances.clamp(-1.0, 1.0))
 }
 
 /// The graph, with `shown` (the ply on the board) marked; links keep `flip`.
@@ -77,10 +80,10 @@ mod tests {
             accuracy: [Some(50.4), None],
         };
         let svg = graph(&analysis, 2, true).into_string();
-        assert!(svg.contains("points=\"0,120 0.0,60.0 300.0,"), "{svg}");
+        assert!(svg.contains("points=\"0,120 0.0,60.0 300.0,94.5 "), "{svg}");
         // White mated: the line ends at the top.
-        assert!(svg.contains("600.0,0.1 600,120"), "{svg}");
-        assert!(svg.contains("cx=\"300.0\" cy=\"97.6\""), "{svg}");
+        assert!(svg.contains("600.0,5.0 600,120"), "{svg}");
+        assert!(svg.contains("cx=\"300.0\" cy=\"94.5\""), "{svg}");
         assert!(svg.contains("href=\"?ply=1&amp;flip=1\""), "{svg}");
         assert!(svg.contains("<circle class=\"blunder\""), "{svg}");
         assert!(svg.contains("blunder (better: &lt;b&gt;Nf3&lt;/b&gt;)"), "escaped: {svg}");

@@ -89,13 +89,17 @@ impl Driver {
     }
 }
 
-/// Places that take every announcement (the tests read replies, not announcements).
-struct Quiet;
+/// Places that take every announcement (the tests read replies, not announcements) and open a
+/// new channel for each game that asks for one (a tournament's).
+#[derive(Default)]
+struct Quiet {
+    opened: AtomicU32,
+}
 
 #[async_trait]
 impl Places for Quiet {
     async fn open_place(&self, parent_channel: &str, _title: &str) -> Result<String, PlaceError> {
-        Ok(format!("{parent_channel}-game"))
+        Ok(format!("{parent_channel}-{}", self.opened.fetch_add(1, Ordering::Relaxed)))
     }
 
     async fn post(&self, _message: &Message) -> Result<(), PlaceError> {
@@ -111,6 +115,7 @@ struct Club {
     server: web::Server,
     people: Vec<User>,
     requests: AtomicU32,
+    places: Quiet,
 }
 
 impl Club {
@@ -125,29 +130,34 @@ impl Club {
         let pages = web::Web::new(host.store().clone(), web::Settings::default());
         let server = web::start("127.0.0.1:0".parse().unwrap(), pages.clone()).await.unwrap();
         let people = people.iter().map(|&(id, name)| User { id: id.into(), name: name.into() }).collect();
-        Club { _dir: dir, host, pages, server, people, requests: AtomicU32::new(0) }
+        Club { _dir: dir, host, pages, server, people, requests: AtomicU32::new(0), places: Quiet::default() }
     }
 
     fn person(&self, id: &str) -> User {
         self.people.iter().find(|p| p.id == id).unwrap_or_else(|| panic!("who is {id}?")).clone()
     }
 
-    /// `user` types `line` in a channel of a Discord server; the host must not refuse it.
+    /// `user` types `line` in the server's channel `general`; the host must not refuse it.
     async fn say(&self, user: &str, line: &str) -> Reply {
+        self.say_in("general", user, line).await
+    }
+
+    /// `user` types `line` in `channel` of the server; the host must not refuse it.
+    async fn say_in(&self, channel: &str, user: &str, line: &str) -> Reply {
         let n = self.requests.fetch_add(1, Ordering::Relaxed);
         let typed: Command<Mention> = line.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
         let command = typed.try_map_users(|m| Ok::<_, ()>(self.person(m.0.trim_start_matches('@')))).unwrap();
         let request = Request {
             platform: "discord".into(),
             server: Some("guild".into()),
-            channel: "general".into(),
+            channel: channel.into(),
             user: self.person(user),
             manager: false,
             place: PlaceKind::Shared,
             request_id: format!("request-{n}"),
             command,
         };
-        let reply = self.host.handle(request, &Quiet).await;
+        let reply = self.host.handle(request, &self.places).await;
         assert!(!reply.is_error(), "{user}: {line} was refused: {:?}", reply.messages);
         reply
     }
@@ -156,16 +166,39 @@ impl Club {
     async fn game(&self, white: &str, black: &str, sans: &[&str]) -> String {
         self.say(white, &format!("/challenge @{black} variant:chess color:white rated:no time:10+5")).await;
         self.say(black, "/accept").await;
-        for (i, san) in sans.iter().enumerate() {
-            self.say(if i % 2 == 0 { white } else { black }, &format!("/move {san}")).await;
-        }
+        // Read while the game is under way: the moves may end it.
         let key: String = self
             .host
             .store()
             .read(|tx| Ok(tx.active_game("discord", "general")?.expect("a game").game.web_key.to_string()))
             .await
             .unwrap();
+        for (i, san) in sans.iter().enumerate() {
+            self.say(if i % 2 == 0 { white } else { black }, &format!("/move {san}")).await;
+        }
         self.url(&format!("/g/{key}"))
+    }
+
+    /// The games under way, each once: its channel and its players' ids (White, Black).
+    async fn active_games(&self) -> Vec<(String, String, String)> {
+        let ids: Vec<String> = self.people.iter().map(|p| p.id.clone()).collect();
+        self.host
+            .store()
+            .read(move |tx| {
+                let mut games = Vec::new();
+                for id in &ids {
+                    let Some(player) = tx.find_player("discord", id)? else { continue };
+                    games.extend(tx.active_games_of(player.id)?);
+                }
+                games.sort_by_key(|g| g.id);
+                games.dedup_by_key(|g| g.id);
+                games
+                    .into_iter()
+                    .map(|g| Ok((g.channel.clone(), tx.player(g.white)?.user_id, tx.player(g.black)?.user_id)))
+                    .collect()
+            })
+            .await
+            .unwrap()
     }
 
     fn url(&self, path: &str) -> String {
@@ -267,4 +300,29 @@ async fn a_player_named_like_a_script_is_shown_as_text() {
         assert!(!text.contains("alert(1)") || text.contains("\\u003cscript"), "{text}");
     }
     browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_analysed_game_shows_its_graph_and_marks_and_a_dot_leads_to_its_move() {
+    let Some(driver) = Driver::start() else { return };
+    let club = Club::open(&[("alice", "Alice"), ("bob", "Bob")]).await;
+    let page = club.game("alice", "bob", &["f3", "e5", "g4", "Qh4#"]).await;
+    let reply = club.say("alice", "/analyse game:1").await;
+    assert!(reply.messages[0].text.contains("Analysis of game 1"), "{:?}", reply.messages[0].text);
+    for width in [1280, 360] {
+        let browser = driver.browser(width).await;
+        browser.goto(&page).await.unwrap();
+        let graph = browser.find(Locator::Css("figure.graph svg")).await.unwrap();
+        assert!(graph.is_displayed().await.unwrap());
+        // g4 let the mate in: a blunder, marked in the list and as a dot.
+        let mark = browser.find(Locator::XPath("//ol[@id='moves']//a[@data-ply='3']/span")).await.unwrap();
+        assert_eq!(mark.text().await.unwrap(), "??");
+        screenshot(&browser, &format!("game-analysed-{width}")).await;
+        if width == 1280 {
+            browser.find(Locator::Css("figure.graph circle.blunder")).await.unwrap().click().await.unwrap();
+            browser.wait().for_url(&format!("{page}?ply=3").parse().unwrap()).await.unwrap();
+            assert_eq!(current_ply(&browser).await, "3");
+        }
+        browser.close().await.unwrap();
+    }
 }

@@ -49,9 +49,9 @@ impl Site {
         self.store
             .write(move |tx| {
                 let new = NewGame {
-                    platform,
-                    server: Some(server),
-                    channel,
+                    platform: platform.clone(),
+                    server: Some(server.clone()),
+                    channel: channel.clone(),
                     variant: "chess".into(),
                     white,
                     black,

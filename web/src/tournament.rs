@@ -87,8 +87,14 @@ pub(crate) struct TournamentMark {
     state: TournamentState,
     updated_at: data::Millis,
     entrants: Vec<(PlayerId, Option<data::Millis>)>,
-    pairings: Vec<(u32, Option<data::Millis>, u32, Option<PairingResult>, Option<data::GameId>)>,
+    pairings: Vec<PairingMark>,
 }
+
+/// A pairing as the mark sees it: its round's number and end, its board, result and game.
+type PairingMark = (u32, Option<data::Millis>, u32, Option<PairingResult>, Option<data::GameId>);
+
+/// A crosstable cell's results, one per game: the mark and the game's key.
+type Cell<'a> = Vec<(&'static str, Option<&'a WebKey>)>;
 
 impl Subject for LiveTournament {
     type Mark = TournamentMark;
@@ -298,7 +304,7 @@ fn cross_mark(result: Option<PairingResult>, white: bool) -> &'static str {
 fn crosstable(stored: &StoredTournament, standings: &[StandingRow]) -> Markup {
     let index: HashMap<PlayerId, usize> = standings.iter().enumerate().map(|(i, s)| (s.standing.player, i)).collect();
     // (row, column) -> the row player's results against the column player, round by round.
-    let mut cells: HashMap<(usize, usize), Vec<(&'static str, Option<&WebKey>)>> = HashMap::new();
+    let mut cells: HashMap<(usize, usize), Cell<'_>> = HashMap::new();
     for round in stored.rounds() {
         for p in &round.pairings {
             let Some(black) = p.black else { continue };

@@ -12,9 +12,11 @@ use std::str::FromStr;
 use crate::db::{ReadTx, WriteTx};
 use crate::error::{ColumnError, Result};
 use crate::games::Game;
+use crate::players::Player;
+use crate::ratings::Rating;
 use crate::sql::{params, sql, Cell, FromCell, ToValue, Value};
 use crate::tournaments::Tournament;
-use crate::Millis;
+use crate::{GameId, Millis, PlayerId};
 
 /// The random bytes in a key.
 const KEY_BYTES: usize = 12;
@@ -124,6 +126,72 @@ impl ReadTx<'_> {
             )?
             .unwrap_or(false))
     }
+
+    /// The best `limit` players of a place in a variant, highest rating first: those with a
+    /// rating in it who finished a game of it in the place (`server` of `platform`). The rating
+    /// is the player's one rating on the platform (ratings are not kept per place); the games
+    /// that made it are not named. For a listing page: the caller checks [`Self::web_listing`].
+    pub fn place_leaderboard(
+        &self,
+        platform: &str,
+        server: &str,
+        variant: &str,
+        limit: u32,
+    ) -> Result<Vec<(Player, Rating)>> {
+        let ids = self.conn().query(
+            sql!(
+                "SELECT r.player_id FROM ratings r JOIN players p ON p.id = r.player_id
+                 WHERE r.variant = $1 AND p.platform = $2 AND r.games >= 1
+                   AND EXISTS (SELECT 1 FROM games g
+                               WHERE g.platform = $2 AND g.server = $3 AND g.variant = $1
+                                 AND g.state = 'finished'
+                                 AND (g.white_id = r.player_id OR g.black_id = r.player_id))
+                 ORDER BY r.rating DESC, r.player_id
+                 LIMIT $4"
+            ),
+            params![variant, platform, server, i64::from(limit)],
+            |row| row.get::<PlayerId>(0),
+        )?;
+        let mut rows = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(rating) = self.rating(id, variant)? {
+                rows.push((self.player(id)?, rating));
+            }
+        }
+        Ok(rows)
+    }
+
+    /// `player`'s games in a place (`server` of `platform`), not aborted, latest first: at
+    /// most `limit`. Games anywhere else are never among them.
+    pub fn place_games_of(&self, player: PlayerId, platform: &str, server: &str, limit: u32) -> Result<Vec<Game>> {
+        let ids = self.conn().query(
+            sql!(
+                "SELECT id FROM games
+                 WHERE platform = $1 AND server = $2 AND state <> 'aborted'
+                   AND (white_id = $3 OR black_id = $3)
+                 ORDER BY created_at DESC, id DESC
+                 LIMIT $4"
+            ),
+            params![platform, server, player, i64::from(limit)],
+            |row| row.get::<GameId>(0),
+        )?;
+        ids.into_iter().map(|id| self.game(id)).collect()
+    }
+
+    /// Whether `player` has a game (of any state) in a place (`server` of `platform`).
+    pub fn played_in_place(&self, player: PlayerId, platform: &str, server: &str) -> Result<bool> {
+        Ok(self
+            .conn()
+            .query_opt(
+                sql!(
+                    "SELECT 1 FROM games WHERE platform = $1 AND server = $2
+                       AND (white_id = $3 OR black_id = $3) LIMIT 1"
+                ),
+                params![platform, server, player],
+                |_| Ok(()),
+            )?
+            .is_some())
+    }
 }
 
 impl WriteTx<'_> {
@@ -144,6 +212,7 @@ impl WriteTx<'_> {
 #[cfg(test)]
 mod tests {
     use super::WebKey;
+    use crate::games::{Finish, GameResult};
     use crate::testing::{new_game, on_both_backends, TestDb};
 
     fn every_game_has_its_own_key_and_is_found_by_it_alone(db: &TestDb) {
@@ -187,9 +256,44 @@ mod tests {
         assert!(!store.read(|tx| tx.web_listing("discord", "g")).unwrap());
     }
 
+    fn a_place_lists_only_its_own_games_and_players(db: &TestDb) {
+        let mut store = db.store();
+        let (ann, here, elsewhere) = store
+            .write(|tx| {
+                let ann = tx.upsert_player("test", "1", "ann", 0)?.id;
+                let bob = tx.upsert_player("test", "2", "bob", 0)?.id;
+                let here = tx.create_game(&new_game("c1", ann, bob), 1)?;
+                let mut other = new_game("c2", ann, bob);
+                other.server = Some("other".into());
+                let elsewhere = tx.create_game(&other, 2)?;
+                let finish =
+                    Finish { result: GameResult::WhiteWins, reason: "resignation".into(), ratings: Vec::new() };
+                tx.finish_game(elsewhere.id, &finish, 3)?;
+                Ok((ann, here, elsewhere))
+            })
+            .unwrap();
+        store
+            .read(|tx| {
+                let ids = |server| -> crate::Result<Vec<_>> {
+                    Ok(tx.place_games_of(ann, "test", server, 10)?.into_iter().map(|g| g.id).collect())
+                };
+                assert_eq!(ids("server")?, vec![here.id]);
+                assert_eq!(ids("other")?, vec![elsewhere.id]);
+                assert!(ids("none")?.is_empty());
+                assert!(tx.played_in_place(ann, "test", "server")?);
+                assert!(!tx.played_in_place(ann, "test", "none")?);
+                assert!(!tx.played_in_place(ann, "other-platform", "server")?);
+                // No rating yet (the finish carried none): nobody on the leaderboard.
+                assert!(tx.place_leaderboard("test", "other", "chess", 10)?.is_empty());
+                Ok(())
+            })
+            .unwrap();
+    }
+
     on_both_backends!(
         every_game_has_its_own_key_and_is_found_by_it_alone,
-        a_place_lists_on_the_web_only_once_turned_on
+        a_place_lists_on_the_web_only_once_turned_on,
+        a_place_lists_only_its_own_games_and_players
     );
 
     #[test]

@@ -1,17 +1,22 @@
-//! A stored game as the pages and files outside the chat show it (the web crate's view of a
-//! game): rebuilt by the same replay as the host's own commands, so a page, a `/pgn` answer and
-//! a replay GIF of one game always agree.
+//! A stored game or tournament as the pages and files outside the chat show it (the web crate's
+//! view): a game is rebuilt by the same replay as the host's own commands, so a page, a `/pgn`
+//! answer and a replay GIF of one game always agree; a tournament's standings come from the
+//! same function as `/tournament standings`, so a page and the chat never rank differently; a
+//! variant's rules are the text and diagrams `/rules` gives.
 //!
 //! Nothing here checks who may see the game: the caller has already decided that (the web
 //! serves a game only to those holding its unguessable key).
 
 use std::fmt;
 
-use data::{GameRecord, Player};
-use rules::Color;
+use data::{Entrant, Game, GameRecord, Pairing, Player, PlayerId, ReadTx, Round, Tournament, TournamentId};
+use render::Diagram;
+use rules::{Color, Variant};
 
+use super::arbiter::{self, Event};
 use super::rating::Rating;
 use super::table::Table;
+pub use super::tiebreak::Standing;
 
 /// A stored game that does not replay (a corrupt row or a move the rules refuse); the text says
 /// which game and why, for a log, never for a visitor.
@@ -132,4 +137,80 @@ impl KeptAnalysis {
             .collect();
         KeptAnalysis { evals, marks, accuracy: analysis.accuracy }
     }
+}
+
+/// One line of a tournament's standings, exactly as `/tournament standings` shows it (the same
+/// function makes both): the tie-break engine's line, the player's name and whether they
+/// withdrew.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StandingRow {
+    pub standing: Standing,
+    pub name: String,
+    pub withdrawn: bool,
+}
+
+/// A stored tournament with everything its page shows: entrants, rounds with their pairings,
+/// the players, the latest game of every pairing. Read in one transaction, so they agree.
+///
+/// Nothing here checks who may see it: the caller has (the web serves a tournament only to
+/// those holding its unguessable key).
+pub struct StoredTournament {
+    event: Event,
+}
+
+impl StoredTournament {
+    /// Tournament `id` as stored now.
+    pub fn load(tx: &ReadTx<'_>, id: TournamentId) -> data::Result<StoredTournament> {
+        Event::load(tx, id).map(|event| StoredTournament { event })
+    }
+
+    pub fn tournament(&self) -> &Tournament {
+        &self.event.t
+    }
+
+    pub fn entrants(&self) -> &[Entrant] {
+        &self.event.entrants
+    }
+
+    /// The rounds paired so far, in order, each with its pairings by board.
+    pub fn rounds(&self) -> &[Round] {
+        &self.event.rounds
+    }
+
+    /// An entrant (or the organiser); `None` for anyone else.
+    pub fn player(&self, id: PlayerId) -> Option<&Player> {
+        self.event.players.get(&id)
+    }
+
+    /// The latest game played for `pairing`, if one was.
+    pub fn game_of(&self, pairing: &Pairing) -> Option<&Game> {
+        self.event.game_of(pairing)
+    }
+
+    /// `Swiss, 4 rounds, Golem Chess, 5+3, rated`, as `/tournament list` says it.
+    pub fn terms(&self) -> Result<String, Unreadable> {
+        self.event.terms().map_err(|r| Unreadable(r.text().to_string()))
+    }
+
+    /// The standings now, best first, the same lines in the same order as `/tournament
+    /// standings` (see [`crate::tiebreak`] for how each value is computed).
+    pub fn standings(&self) -> Vec<StandingRow> {
+        arbiter::standings(&self.event)
+    }
+}
+
+/// A standings number as `/tournament standings` writes it: `3`, `2.5`, `6.25`.
+pub fn points_text(points: f64) -> String {
+    arbiter::number(points)
+}
+
+/// A variant's rules in the project's own words, as `/rules` gives them (Markdown: paragraphs,
+/// `**bold**`, `` `code` ``, numbered lists).
+pub fn rules_text(variant: Variant) -> &'static str {
+    super::info::help_text(variant)
+}
+
+/// The diagrams `/rules` shows for a variant, in its order.
+pub fn rule_diagrams(variant: Variant) -> Vec<Diagram> {
+    super::info::diagrams(variant)
 }

@@ -190,7 +190,7 @@ pub(crate) fn rules(cx: &Ctx<'_>, variant: Option<Variant>) -> Handled {
     Ok(Reply::one(message))
 }
 
-fn help_text(variant: Variant) -> &'static str {
+pub(crate) fn help_text(variant: Variant) -> &'static str {
     match variant {
         Variant::Chess => include_str!("help/chess.md"),
         Variant::Golem => include_str!("help/golem.md"),
@@ -202,7 +202,7 @@ fn help_text(variant: Variant) -> &'static str {
 }
 
 /// The diagrams that show what sets a variant apart.
-fn diagrams(variant: Variant) -> Vec<Diagram> {
+pub(crate) fn diagrams(variant: Variant) -> Vec<Diagram> {
     use Diagram::*;
     match variant {
         Variant::Chess => vec![Piece(Role::Knight), Piece(Role::Pawn)],

@@ -1,5 +1,5 @@
 //! The embedded assets: the piece art (from `render`, in both colours), the style sheet and the
-//! script. Each is served as `/assets/{stem}.{hash}.{ext}`, the hash taken from its bytes, so a
+//! scripts. Each is served as `/assets/{stem}.{hash}.{ext}`, the hash taken from its bytes, so a
 //! name never names two contents and every asset can be cached for a year. Any other name is
 //! the plain 404.
 
@@ -45,8 +45,18 @@ pub struct Assets {
 }
 
 const STYLE: usize = 0;
-const SCRIPT: usize = 1;
-const PIECES: usize = 2;
+const GAME_SCRIPT: usize = 1;
+const TOURNAMENT_SCRIPT: usize = 2;
+const PIECES: usize = 3;
+
+/// A page's script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Script {
+    /// Steps through a game's moves and follows it live (`assets/game.js`).
+    Game,
+    /// Follows a tournament live (`assets/tournament.js`).
+    Tournament,
+}
 
 fn piece_index(piece: Piece) -> usize {
     PIECES + piece.color.index() * Role::COUNT + piece.role.index()
@@ -57,6 +67,12 @@ impl Assets {
         let mut all = vec![
             Asset::new("style", "css", "text/css; charset=utf-8", include_bytes!("../assets/style.css").to_vec()),
             Asset::new("game", "js", "text/javascript; charset=utf-8", include_bytes!("../assets/game.js").to_vec()),
+            Asset::new(
+                "tournament",
+                "js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../assets/tournament.js").to_vec(),
+            ),
         ];
         for color in Color::ALL {
             for role in Role::ALL {
@@ -74,8 +90,11 @@ impl Assets {
         &self.all[STYLE]
     }
 
-    pub fn script(&self) -> &Asset {
-        &self.all[SCRIPT]
+    pub fn script(&self, script: Script) -> &Asset {
+        match script {
+            Script::Game => &self.all[GAME_SCRIPT],
+            Script::Tournament => &self.all[TOURNAMENT_SCRIPT],
+        }
     }
 
     pub fn piece(&self, piece: Piece) -> &Asset {
@@ -116,7 +135,7 @@ mod tests {
     fn every_asset_has_its_own_name_and_is_found_by_it() {
         let assets = Assets::new();
         let names: Vec<&str> = assets.all.iter().map(|a| a.name.as_str()).collect();
-        assert_eq!(names.len(), 2 + 2 * Role::COUNT);
+        assert_eq!(names.len(), 3 + 2 * Role::COUNT);
         for name in &names {
             assert_eq!(assets.named(name).map(|a| a.name.as_str()), Some(*name));
         }

@@ -7,22 +7,20 @@
 //! the [`Snapshot`] in the page's `<script type="application/json">` and in each live event.
 
 use std::collections::BTreeMap;
-use std::convert::Infallible;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use data::{GameId, GameResult, GameState, WebKey};
 use host::export::{rating_text, KeptAnalysis, StoredGame};
 use maud::{html, Markup};
 use rules::{Color, Position, Square};
 use serde::Serialize;
-use tokio_stream::StreamExt as _;
 
-use crate::assets::ASSETS;
+use crate::assets::{Script, ASSETS};
+use crate::live::{self, LiveGame};
 use crate::page::{json_for_script, Page, PageError};
 use crate::Web;
 
@@ -31,8 +29,8 @@ pub(crate) fn now_ms() -> data::Millis {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as data::Millis)
 }
 
-/// The key in a `/g/{key}` address; anything that is not one is the plain 404.
-fn key(path: Result<Path<String>, PathRejection>) -> Result<WebKey, PageError> {
+/// The key in a `/g/{key}` or `/t/{key}` address; anything that is not one is the plain 404.
+pub(crate) fn key(path: Result<Path<String>, PathRejection>) -> Result<WebKey, PageError> {
     let Path(text) = path.map_err(|_| PageError::NotFound)?;
     text.parse().map_err(|_| PageError::NotFound)
 }
@@ -243,7 +241,8 @@ pub async fn page(
     let shown = find(&web, key.clone()).await?;
     let view = View::from_query(query.as_deref());
     let mut response =
-        Page { title: title(&shown), body: body(&shown, &key, &view, now_ms()), script: true }.into_response();
+        Page { title: title(&shown), body: body(&shown, &key, &view, now_ms()), script: Some(Script::Game) }
+            .into_response();
     // A live page: never served from a cache.
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
@@ -403,10 +402,8 @@ fn icon(path: &str) -> Markup {
 pub async fn live(State(web): State<Web>, path: Result<Path<String>, PathRejection>) -> Result<Response, PageError> {
     let key = key(path)?;
     let id = web.store().read(move |tx| Ok(tx.game_by_web_key(&key)?.map(|g| g.id))).await?;
-    let updates = web.inner.watches.watch(&web, id.ok_or(PageError::NotFound)?);
-    let events = tokio_stream::wrappers::WatchStream::new(updates)
-        .filter_map(|json| json.map(|json| Ok::<_, Infallible>(Event::default().data(&*json))));
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()).into_response())
+    let updates = live::watch(&web, LiveGame(id.ok_or(PageError::NotFound)?));
+    Ok(live::stream(updates))
 }
 
 /// `GET /g/{key}/pgn`: the game as PGN, as `/pgn` gives it in chat.

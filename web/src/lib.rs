@@ -1,5 +1,20 @@
 //! Chimera's web pages, served over the bot's own store (SQLite or PostgreSQL): a live page per
-//! game, its PGN and replay GIF, and (beside them) tournaments, listings and rules.
+//! game, its PGN and replay GIF, a live page per tournament, the listings of the places that
+//! turned them on, and the rules of every variant.
+//!
+//! The addresses:
+//!
+//! | address | what | public to |
+//! |---|---|---|
+//! | `/g/{key}` (`/live`, `/pgn`, `/gif`) | a game ([`game`]) | whoever holds its key |
+//! | `/t/{key}` (`/live`) | a tournament: standings, crosstable, rounds, bracket ([`tournament`]) | whoever holds its key |
+//! | `/l/{platform}/{server}` | a place's tournaments and leaderboards ([`listing`]) | all, once the place turned its listing on |
+//! | `/l/{platform}/{server}/{variant}` | the place's leaderboard in a variant | the same |
+//! | `/l/{platform}/{server}/p/{user}` | a player's ratings and games in the place | the same |
+//! | `/rules`, `/rules/{variant}` (`/{diagram}.png`) | the rules and their diagrams ([`rulebook`]) | all |
+//!
+//! Path segments are percent-decoded (a Matrix room `!abc:example.org` is linked as
+//! `%21abc%3Aexample.org`); a listing of a place that has not turned it on is the plain 404.
 //!
 //! What this crate guarantees of every response:
 //!
@@ -18,15 +33,23 @@
 //!   is in the binary and served under `/assets/` by a name that changes with its content, so
 //!   it is cached for a year and works offline on loopback ([`assets`]).
 //!
-//! Live updates (`/g/{key}/live`, server-sent events) cost one store poller per watched game,
-//! however many watch it ([`live`]).
+//! - **Listings show only their place.** A listing page shows only what was played in its own
+//!   place (the place in its address, whose listing is on): no game of another place, listed or
+//!   not, appears on it ([`listing`]).
+//!
+//! Live updates (`/g/{key}/live`, `/t/{key}/live`, server-sent events) cost one store poller
+//! per watched game or tournament, however many watch it ([`live`]).
 
 mod assets;
 mod game;
 mod graph;
 mod headers;
+mod listing;
 pub mod live;
+mod markdown;
 mod page;
+mod rulebook;
+mod tournament;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -67,7 +90,10 @@ struct Inner {
     store: AsyncStore,
     settings: Settings,
     renderer: render::Renderer,
-    watches: live::Watches,
+    watches: live::Watches<live::LiveGame>,
+    tournament_watches: live::Watches<tournament::LiveTournament>,
+    /// The rule diagrams drawn so far (each drawn once).
+    diagrams: rulebook::Drawn,
 }
 
 impl Web {
@@ -78,6 +104,8 @@ impl Web {
                 settings,
                 renderer: render::Renderer::new(),
                 watches: live::Watches::default(),
+                tournament_watches: live::Watches::default(),
+                diagrams: rulebook::Drawn::default(),
             }),
         }
     }
@@ -94,6 +122,11 @@ impl Web {
     pub fn watched_games(&self) -> usize {
         self.inner.watches.len()
     }
+
+    /// How many tournaments have a running poller (one per watched tournament).
+    pub fn watched_tournaments(&self) -> usize {
+        self.inner.tournament_watches.len()
+    }
 }
 
 /// Every page and asset, with the security headers on every response (a 404 included).
@@ -103,6 +136,14 @@ pub fn router(web: Web) -> Router {
         .route("/g/{key}/live", get(game::live))
         .route("/g/{key}/pgn", get(game::pgn))
         .route("/g/{key}/gif", get(game::gif))
+        .route("/t/{key}", get(tournament::page))
+        .route("/t/{key}/live", get(tournament::live))
+        .route("/l/{platform}/{server}", get(listing::place))
+        .route("/l/{platform}/{server}/{variant}", get(listing::leaderboard))
+        .route("/l/{platform}/{server}/p/{user}", get(listing::player))
+        .route("/rules", get(rulebook::index))
+        .route("/rules/{variant}", get(rulebook::page))
+        .route("/rules/{variant}/{diagram}", get(rulebook::diagram))
         .route("/assets/{name}", get(assets::serve))
         .fallback(page::fallback)
         .with_state(web)

@@ -5,14 +5,14 @@ use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::assets::ASSETS;
+use crate::assets::{Script, ASSETS};
 
 /// An HTML page: its title and body, in the shared frame.
 pub struct Page {
     pub title: String,
     pub body: Markup,
-    /// Whether the page loads the script (the game page; others work without it).
-    pub script: bool,
+    /// The script the page loads, if any (every page works without it).
+    pub script: Option<Script>,
 }
 
 impl Page {
@@ -27,12 +27,12 @@ impl Page {
                     meta name="referrer" content="no-referrer";
                     title { (self.title) }
                     link rel="stylesheet" href=(ASSETS.style().href());
-                    @if self.script {
-                        script src=(ASSETS.script().href()) defer {}
+                    @if let Some(script) = self.script {
+                        script src=(ASSETS.script(script).href()) defer {}
                     }
                 }
                 body {
-                    header.site { "Chimera" }
+                    header.site { "Chimera" " · " a href="/rules" { "Rules" } }
                     main { (self.body) }
                 }
             }
@@ -77,7 +77,7 @@ impl IntoResponse for PageError {
                 let page = Page {
                     title: "Something went wrong · Chimera".into(),
                     body: html! { h1 { "Something went wrong" } p { "Chimera could not show this page. Try again later." } },
-                    script: false,
+                    script: None,
                 };
                 (StatusCode::INTERNAL_SERVER_ERROR, page).into_response()
             }
@@ -90,7 +90,7 @@ pub fn not_found() -> Response {
     let page = Page {
         title: "Not found · Chimera".into(),
         body: html! { h1 { "Not found" } p { "There is no page here." } },
-        script: false,
+        script: None,
     };
     (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")], page).into_response()
 }

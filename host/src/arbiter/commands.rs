@@ -293,7 +293,7 @@ async fn standings(cx: &Ctx<'_>, id: Option<TournamentId>) -> Handled {
         "{}, {}:\n{}",
         show::capital(&event.title()),
         if finished { "final standings" } else { "standings so far" },
-        show::standings_text(&event, &standings)
+        show::standings_text(&standings)
     );
     let image = show::standings_image(cx.host, &event, &standings, finished)?;
     Ok(Reply::one(Message::text(text).with_image(image).with_link(cx.host.tournament_link(&event.t.web_key))))

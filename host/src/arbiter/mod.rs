@@ -31,6 +31,7 @@ mod rounds;
 mod show;
 
 pub(crate) use commands::handle;
+pub(crate) use event::Event;
 pub(crate) use results::settle;
 pub(crate) use rounds::advance_all;
-pub(crate) use show::standings_picture;
+pub(crate) use show::{number, standings, standings_picture};

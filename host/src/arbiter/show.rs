@@ -5,9 +5,10 @@ use data::{Format, PairingResult, Round, TournamentId};
 use rules::Color;
 
 use super::super::clock::{format_duration, spell_duration};
+use super::super::export::StandingRow;
 use super::super::stored::Terms;
 use super::super::table::Table;
-use super::super::tiebreak::{self, Standing};
+use super::super::tiebreak;
 use super::super::view::to_move_line;
 use super::super::{Command, Host, Image, Message, Refusal, TournamentCommand, User};
 use super::event::Event;
@@ -171,23 +172,29 @@ pub(crate) fn round_over(event: &Event, round: &Round) -> Message {
     .in_channel(&event.t.channel)
 }
 
-/// The standings, from the engine.
-pub(crate) fn standings(event: &Event) -> Vec<Standing> {
+/// The standings, from the engine, with each player's name and whether they withdrew: what
+/// `/tournament standings`, the final standings, their picture and the web page all show.
+pub(crate) fn standings(event: &Event) -> Vec<StandingRow> {
     tiebreak::standings(&event.field(), &event.rounds)
+        .into_iter()
+        .map(|standing| {
+            let withdrawn = event.entrants.iter().any(|e| e.player == standing.player && e.withdrawn_at.is_some());
+            StandingRow { name: event.name(standing.player).0.to_string(), withdrawn, standing }
+        })
+        .collect()
 }
 
 const COLUMNS: [&str; 10] = ["Rank", "Player", "Pts", "Buchholz", "S-B", "DE", "Games", "W", "D", "L"];
 
 /// The rows of the standings table as text cells.
-fn rows(event: &Event, standings: &[Standing]) -> Vec<Vec<String>> {
+fn rows(standings: &[StandingRow]) -> Vec<Vec<String>> {
     standings
         .iter()
-        .map(|s| {
-            let withdrawn = event.entrants.iter().any(|e| e.player == s.player && e.withdrawn_at.is_some());
-            let name = format!("{}{}", event.name(s.player).0, if withdrawn { " (withdrawn)" } else { "" });
+        .map(|row| {
+            let s = &row.standing;
             vec![
                 s.rank.to_string(),
-                name,
+                format!("{}{}", row.name, if row.withdrawn { " (withdrawn)" } else { "" }),
                 number(s.points),
                 number(s.buchholz),
                 number(s.sonneborn_berger),
@@ -208,8 +215,8 @@ pub(crate) fn number(x: f64) -> String {
 }
 
 /// The standings as a monospaced table.
-pub(crate) fn standings_text(event: &Event, standings: &[Standing]) -> String {
-    let rows = rows(event, standings);
+pub(crate) fn standings_text(standings: &[StandingRow]) -> String {
+    let rows = rows(standings);
     let mut widths: Vec<usize> = COLUMNS.iter().map(|c| c.chars().count()).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -234,7 +241,7 @@ pub(crate) fn standings_text(event: &Event, standings: &[Standing]) -> String {
 pub(crate) fn standings_image(
     host: &Host,
     event: &Event,
-    standings: &[Standing],
+    standings: &[StandingRow],
     final_: bool,
 ) -> Result<Image, Refusal> {
     let played = event.rounds.iter().filter(|r| r.finished_at.is_some()).count();
@@ -247,12 +254,12 @@ pub(crate) fn standings_image(
         title: event.t.name.clone(),
         subtitle: format!("{subtitle}, {}", event.t.variant()?.name()),
         columns: COLUMNS.iter().map(|c| c.to_string()).collect(),
-        rows: rows(event, standings),
+        rows: rows(standings),
     };
     let png = host.inner.renderer.standings_png(&table, host.settings().theme);
     let alt = standings
         .iter()
-        .map(|s| format!("{}. {} {}", s.rank, event.name(s.player).0, number(s.points)))
+        .map(|s| format!("{}. {} {}", s.standing.rank, s.name, number(s.standing.points)))
         .collect::<Vec<_>>()
         .join(", ");
     Ok(Image::png(
@@ -279,7 +286,7 @@ pub(crate) fn final_standings(event: &Event, why: Option<&str>) -> Result<Messag
             .and_then(|r| r.pairings.first())
             .and_then(super::super::pairing::knockout_winner)
             .map(|id| event.name(id).to_string()),
-        _ => standings.first().map(|s| event.name(s.player).to_string()),
+        _ => standings.first().map(|s| event.name(s.standing.player).to_string()),
     };
     let mut text = format!("{} is over.", capital(&event.title()));
     if let Some(why) = why {
@@ -290,7 +297,7 @@ pub(crate) fn final_standings(event: &Event, why: Option<&str>) -> Result<Messag
     }
     text.push_str(&format!(
         " Final standings (points, then Buchholz, Sonneborn-Berger and direct encounter):\n{}",
-        standings_text(event, &standings)
+        standings_text(&standings)
     ));
     let mut message = Message::text(text);
     for e in &event.entrants {

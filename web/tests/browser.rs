@@ -326,3 +326,102 @@ async fn an_analysed_game_shows_its_graph_and_marks_and_a_dot_leads_to_its_move(
         browser.close().await.unwrap();
     }
 }
+
+/// The standings rows as `/tournament standings` writes them: each row's cells, the header left
+/// out (the name may hold spaces; the other cells do not).
+fn chat_standings(reply: &Reply) -> Vec<Vec<String>> {
+    let text: String = reply.messages.iter().map(|m| m.text.as_str()).collect::<Vec<_>>().join("\n");
+    let table = text.split("```").nth(1).unwrap_or_else(|| panic!("no standings table: {text}"));
+    table
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("Rank"))
+        .map(|line| {
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            let (rank, rest) = cells.split_first().unwrap();
+            // The last eight cells are numbers; the name is what lies between.
+            let numbers = &rest[rest.len() - 8..];
+            let name = rest[..rest.len() - 8].join(" ");
+            let mut row = vec![rank.to_string(), name];
+            row.extend(numbers.iter().map(|c| c.to_string()));
+            row
+        })
+        .collect()
+}
+
+/// The standings table of the tournament page open in `browser`, read in one script call.
+async fn page_standings(browser: &Client) -> Vec<Vec<String>> {
+    let script = "return Array.from(document.querySelectorAll('table.standings tbody tr'))
+        .map(function (tr) { return Array.from(tr.cells).map(function (td) { return td.textContent.trim(); }); });";
+    let rows = browser.execute(script, vec![]).await.unwrap();
+    serde_json::from_value(rows).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_tournament_page_shows_the_standings_chat_gives_and_follows_the_results() {
+    let Some(driver) = Driver::start() else { return };
+    let names = [("orga", "Orga"), ("ann", "Ann"), ("bob", "Bob"), ("cat", "Cat"), ("dan", "Dan Smith")];
+    let club = Club::open(&names).await;
+    club.say("orga", "/tournament create name:\"Club RR\" variant:chess format:round-robin time:3d rated:no").await;
+    for player in ["ann", "bob", "cat", "dan"] {
+        club.say(player, "/tournament join").await;
+    }
+    club.say("orga", "/tournament start").await;
+    let key = club.host.store().read(|tx| Ok(tx.tournament(1)?.web_key.to_string())).await.unwrap();
+    let browser = driver.browser(1280).await;
+    browser.goto(&club.url(&format!("/t/{key}"))).await.unwrap();
+    assert_eq!(page_standings(&browser).await, chat_standings(&club.say("orga", "/tournament standings").await));
+
+    // Round 1: White resigns on one board, Black on the other.
+    let games = club.active_games().await;
+    assert_eq!(games.len(), 2, "two boards in round 1 of four players");
+    for (i, (channel, white, black)) in games.iter().enumerate() {
+        let loser = if i == 0 { white } else { black };
+        club.say_in(channel, loser, "/resign confirm:yes").await;
+    }
+    let chat = chat_standings(&club.say("orga", "/tournament standings").await);
+    assert_eq!(chat.len(), 4, "{chat:?}");
+    assert!(chat.iter().any(|row| row[2] == "1"), "a winner has a point: {chat:?}");
+    // The open page follows without a reload.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let page = page_standings(&browser).await;
+        if page == chat {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the page still shows {page:?}, chat {chat:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    screenshot(&browser, "tournament-1280").await;
+    browser.close().await.unwrap();
+    // On a phone's width, the same rows.
+    let phone = driver.browser(360).await;
+    phone.goto(&club.url(&format!("/t/{key}"))).await.unwrap();
+    assert_eq!(page_standings(&phone).await, chat);
+    screenshot(&phone, "tournament-360").await;
+    phone.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_private_places_listing_is_not_found_and_a_listed_one_is_shown() {
+    let Some(driver) = Driver::start() else { return };
+    let club = Club::open(&[("alice", "Alice"), ("bob", "Bob")]).await;
+    club.game("alice", "bob", &["e4"]).await;
+    let browser = driver.browser(1280).await;
+    let listing = club.url("/l/discord/guild");
+    // Private (the default): the same page as an address that names nothing.
+    browser.goto(&listing).await.unwrap();
+    let private = browser.source().await.unwrap();
+    browser.goto(&club.url("/l/discord/no-such-server")).await.unwrap();
+    let nothing = browser.source().await.unwrap();
+    assert_eq!(private, nothing);
+    assert!(private.contains("Not found"), "{private}");
+    let status = browser.execute("return performance.getEntriesByType('navigation')[0].responseStatus;", vec![]);
+    assert_eq!(status.await.unwrap(), serde_json::json!(404));
+
+    club.host.store().write(|tx| tx.set_web_listing("discord", "guild", true, 0)).await.unwrap();
+    browser.goto(&listing).await.unwrap();
+    let status = browser.execute("return performance.getEntriesByType('navigation')[0].responseStatus;", vec![]);
+    assert_eq!(status.await.unwrap(), serde_json::json!(200));
+    browser.close().await.unwrap();
+}

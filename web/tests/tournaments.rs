@@ -15,7 +15,7 @@ use data::{
     TournamentState, WebKey,
 };
 use host::pairing::{self, knockout_round, knockout_rounds, round_robin_round, round_robin_rounds, swiss_round};
-use host::{Command, Message, PlaceError, Places, Request, TournamentCommand, User};
+use host::{Command, Message, PlaceError, PlaceKind, Places, Request, TournamentCommand, User};
 use rules::Variant;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -59,6 +59,7 @@ impl Site {
             channel: t.channel.clone(),
             user: User { id: "someone".into(), name: "someone".into() },
             manager: false,
+            place: PlaceKind::Shared,
             request_id: "standings-1".into(),
             command: Command::Tournament(TournamentCommand::Standings { id: Some(t.id) }),
         };

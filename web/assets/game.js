@@ -196,6 +196,9 @@
   function follow() {
     if (state.status !== "active" || !window.EventSource) return;
     var source = new EventSource(data.live);
+    // Says on the page whether it follows the game (for styles, and for the browser tests).
+    source.onopen = function () { document.documentElement.setAttribute("data-live", "open"); };
+    source.onerror = function () { document.documentElement.setAttribute("data-live", "retrying"); };
     source.onmessage = function (e) {
       var next;
       try { next = JSON.parse(e.data); } catch (err) { return; }

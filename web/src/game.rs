@@ -64,7 +64,9 @@ pub(crate) async fn load(web: &Web, id: GameId) -> Result<Shown, PageError> {
             let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
             let variant = record.game.variant.clone();
             let ratings = [tx.rating(white.id, &variant)?, tx.rating(black.id, &variant)?];
-            Ok((record, white, black, ratings, tx.analysis(id)?))
+            // Only a finished game is analysed: a game under way (each live update) costs no look.
+            let analysis = if record.game.state == GameState::Finished { tx.analysis(id)? } else { None };
+            Ok((record, white, black, ratings, analysis))
         })
         .await?;
     let stored = StoredGame::new(record, white, black)?;

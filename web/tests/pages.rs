@@ -9,7 +9,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use common::{get, head, read_until};
 
 use data::{
-    AnalysedPly, Analysis, AsyncStore, ClockKind, Eval, Game, Judgement, NewGame, NewMove, TimeControl, WebKey,
+    AnalysedPly, Analysis, AsyncStore, ClockKind, Eval, Finish, Game, GameResult, Judgement, NewGame, NewMove,
+    TimeControl, WebKey,
 };
 use rules::{Position, Variant};
 use tokio::io::AsyncWriteExt;
@@ -120,7 +121,16 @@ async fn an_analysed_game_shows_its_graph_and_its_marked_moves() {
         accuracy: [Some(12.0), Some(98.0)],
         analysed_at: now(),
     };
-    served.store.write(move |tx| tx.save_analysis(&analysis)).await.unwrap();
+    // As the host has it: only a finished game is analysed.
+    served
+        .store
+        .write(move |tx| {
+            let finish = Finish { result: GameResult::BlackWins, reason: "checkmate".into(), ratings: vec![] };
+            tx.finish_game(id, &finish, now())?;
+            tx.save_analysis(&analysis)
+        })
+        .await
+        .unwrap();
     let html = get(served.addr(), &served.page()).await.text();
     assert!(html.contains("<figure class=\"graph\">"), "{html}");
     assert!(html.contains("Accuracy: White 12%, Black 98%"), "{html}");

@@ -2,6 +2,7 @@
 //! the limits), read from the environment the same way for Discord and Matrix, and the running
 //! of a bot process: its `.env`, its log, its stop signal. `.env.example` lists every setting.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::path::Path;
@@ -9,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use host::Theme;
+use rules::Variant;
 use tracing::warn;
 
 /// A token, password or passphrase: its `Debug` shows that it is set, never what it is, so a
@@ -52,6 +54,8 @@ pub struct Common {
     pub web_addr: Option<std::net::SocketAddr>,
     /// The pages' public address, for the links chat messages carry; none when unset.
     pub web_url: Option<host::WebUrl>,
+    /// Outside engines for `/analyse`, by variant.
+    pub analysis_engines: HashMap<Variant, host::OutsideEngine>,
 }
 
 /// A setting with a value that cannot be used, or a required one missing.
@@ -77,6 +81,7 @@ impl Common {
             http_addr: None,
             web_addr: None,
             web_url: None,
+            analysis_engines: HashMap::new(),
         };
         // A URL with a password is never echoed back in the error (only its kind of mistake).
         if let Some(db) = get("CHIMERA_DB") {
@@ -135,6 +140,7 @@ impl Common {
         })?;
         common.web_addr = web_addr(get)?;
         common.web_url = web_url(get)?;
+        common.analysis_engines = analysis_engines(get)?;
         Ok(common)
     }
 
@@ -146,6 +152,7 @@ impl Common {
         host.limits = self.limits;
         host.engine_threads = self.engine_threads;
         host.web_url = self.web_url.clone();
+        host.analysis_engines = self.analysis_engines.clone();
         host
     }
 }
@@ -162,6 +169,54 @@ pub fn web_addr(get: &impl Fn(&str) -> Option<String>) -> Result<Option<std::net
 /// no query or fragment; see [`host::WebUrl`]).
 pub fn web_url(get: &impl Fn(&str) -> Option<String>) -> Result<Option<host::WebUrl>, SettingsError> {
     parse_with("CHIMERA_WEB_URL", get, |v| v.parse::<host::WebUrl>().map_err(|e| e.to_string()))
+}
+
+/// `CHIMERA_ANALYSIS_ENGINE_<VARIANT>` (`CHESS`, `UNICORN_GREAT`, …): a UCI program that judges
+/// `/analyse` in that variant, and `CHIMERA_ANALYSIS_ENGINE_<VARIANT>_OPTIONS`, the UCI options to
+/// give it as `Name=value` pairs split by `;` (`VariantPath=/etc/chimera/unicorn-great.ini`).
+/// A program that is not there is taken all the same (with a warning in the log): it may be
+/// installed later, and until then Chimera's own engine judges.
+pub fn analysis_engines(
+    get: &impl Fn(&str) -> Option<String>,
+) -> Result<HashMap<Variant, host::OutsideEngine>, SettingsError> {
+    let mut engines = HashMap::new();
+    for variant in Variant::ALL {
+        let name = analysis_engine_setting(variant);
+        let Some(path) = get(&name) else { continue };
+        let mut engine = host::OutsideEngine::new(path.trim());
+        if !engine.path.is_file() {
+            warn!("{name}={path:?}: no such file; Chimera's own engine judges {} until it exists", variant.name());
+        }
+        let options_name = format!("{name}_OPTIONS");
+        if let Some(text) = get(&options_name) {
+            engine.options = uci_options(&text).map_err(|why| SettingsError::Invalid {
+                name: "CHIMERA_ANALYSIS_ENGINE_<VARIANT>_OPTIONS",
+                value: format!("{options_name}={text}"),
+                why,
+            })?;
+        }
+        engines.insert(variant, engine);
+    }
+    Ok(engines)
+}
+
+/// The setting that names `variant`'s analysis engine: `CHIMERA_ANALYSIS_ENGINE_GHOST_KING`.
+pub fn analysis_engine_setting(variant: Variant) -> String {
+    format!("CHIMERA_ANALYSIS_ENGINE_{}", variant.id().replace('-', "_").to_ascii_uppercase())
+}
+
+/// `Name=value;Name=value` as UCI options, in order.
+fn uci_options(text: &str) -> Result<Vec<(String, String)>, String> {
+    text.split(';')
+        .map(str::trim)
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| match pair.split_once('=') {
+            // A line break would end the `setoption` line and start another command.
+            _ if pair.contains(['\n', '\r']) => Err("an option may not hold a line break".to_string()),
+            Some((name, value)) if !name.trim().is_empty() => Ok((name.trim().to_string(), value.trim().to_string())),
+            _ => Err(format!("`{pair}` is not Name=value (options are split by `;`)")),
+        })
+        .collect()
 }
 
 /// `get` with empty values read as unset, as `.env.example`'s blank lines mean.
@@ -256,6 +311,38 @@ mod tests {
             assert!(err.contains(bad), "{err}");
         }
         assert!(super::Common::from_lookup(&|_: &str| None).unwrap().web_url.is_none());
+    }
+
+    #[test]
+    fn analysis_engines_are_read_by_variant_with_their_options() {
+        let env = |name: &str| match name {
+            "CHIMERA_ANALYSIS_ENGINE_CHESS" => Some("/usr/games/stockfish".to_string()),
+            "CHIMERA_ANALYSIS_ENGINE_UNICORN_GREAT" => Some("/opt/fairy-stockfish".to_string()),
+            "CHIMERA_ANALYSIS_ENGINE_UNICORN_GREAT_OPTIONS" => {
+                Some("VariantPath=/etc/chimera/unicorn-great.ini; Hash = 64;".to_string())
+            }
+            _ => None,
+        };
+        let common = super::Common::from_lookup(&env).unwrap();
+        let engines = &common.host("console").analysis_engines;
+        assert_eq!(engines.len(), 2);
+        assert_eq!(engines[&rules::Variant::Chess], host::OutsideEngine::new("/usr/games/stockfish"));
+        let unicorn = &engines[&rules::Variant::UnicornGreat];
+        assert_eq!(unicorn.path, std::path::PathBuf::from("/opt/fairy-stockfish"));
+        assert_eq!(
+            unicorn.options,
+            [("VariantPath".to_string(), "/etc/chimera/unicorn-great.ini".to_string()), ("Hash".into(), "64".into())]
+        );
+        assert_eq!(super::analysis_engine_setting(rules::Variant::GhostKing), "CHIMERA_ANALYSIS_ENGINE_GHOST_KING");
+        for bad in ["Hash", "=64", "Hash=64\nquit=1"] {
+            let env = |name: &str| match name {
+                "CHIMERA_ANALYSIS_ENGINE_CHESS" => Some("/usr/games/stockfish".to_string()),
+                "CHIMERA_ANALYSIS_ENGINE_CHESS_OPTIONS" => Some(bad.to_string()),
+                _ => None,
+            };
+            let err = super::Common::from_lookup(&env).unwrap_err().to_string();
+            assert!(err.contains("CHIMERA_ANALYSIS_ENGINE_CHESS_OPTIONS="), "{err}");
+        }
     }
 
     /// The address the host is given.

@@ -40,6 +40,8 @@ use rules::{Color, Move, Position, Variant};
 
 use crate::{Info, Level, Limits, Score, Searcher};
 
+pub mod client;
+
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 1024;
 
@@ -151,12 +153,12 @@ pub struct Session {
 
 /// A variant's `UCI_Variant` name, as Fairy-Stockfish spells it: its id without hyphens
 /// (`ghost-king` is `ghostking`).
-fn uci_name(variant: Variant) -> String {
+pub fn variant_name(variant: Variant) -> String {
     variant.id().replace('-', "")
 }
 
 /// The position's moves written as one token each, along the line they are played in.
-fn line_text(start: &Position, moves: &[Move]) -> String {
+pub(crate) fn line_text(start: &Position, moves: &[Move]) -> String {
     let mut pos = start.clone();
     let mut out = Vec::new();
     for m in moves {
@@ -245,7 +247,7 @@ impl Session {
             "uci" => {
                 lines.push(format!("id name Chimera {}", env!("CARGO_PKG_VERSION")));
                 lines.push("id author the Chimera project".into());
-                let vars: Vec<String> = Variant::ALL.iter().map(|&v| format!("var {}", uci_name(v))).collect();
+                let vars: Vec<String> = Variant::ALL.iter().map(|&v| format!("var {}", variant_name(v))).collect();
                 lines.push(format!("option name UCI_Variant type combo default chess {}", vars.join(" ")));
                 lines.push("option name Skill Level type spin default 8 min 1 max 8".into());
                 lines.push(format!(
@@ -301,9 +303,9 @@ impl Session {
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 let variant =
-                    Variant::ALL.iter().copied().find(|&v| uci_name(v).eq_ignore_ascii_case(value)).ok_or_else(
+                    Variant::ALL.iter().copied().find(|&v| variant_name(v).eq_ignore_ascii_case(value)).ok_or_else(
                         || {
-                            let names: Vec<String> = Variant::ALL.iter().map(|&v| uci_name(v)).collect();
+                            let names: Vec<String> = Variant::ALL.iter().map(|&v| variant_name(v)).collect();
                             format!("unknown UCI_Variant `{value}`; the variants are {}", names.join(", "))
                         },
                     )?;
@@ -343,7 +345,7 @@ impl Session {
             Some(&"fen") if setup.len() > 1 => {
                 let fen = setup[1..].join(" ");
                 Position::from_fen(self.variant, &fen)
-                    .map_err(|e| format!("bad FEN for {}: {e}", uci_name(self.variant)))?
+                    .map_err(|e| format!("bad FEN for {}: {e}", variant_name(self.variant)))?
             }
             _ => return Err("position needs `startpos` or `fen <FEN>`, then optionally `moves …`".into()),
         };

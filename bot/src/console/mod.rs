@@ -81,6 +81,7 @@ async fn session(args: ConsoleArgs) -> Result<ExitCode> {
     let env = crate::settings::non_empty(|name: &str| std::env::var(name).ok());
     // Links to the web pages, as from a chat bot, when the environment gives their address.
     settings.web_url = crate::settings::web_url(&env)?;
+    settings.analysis_engines = crate::settings::analysis_engines(&env)?;
     let host = Host::open(settings).await?;
     // The web pages beside the console, as beside a chat bot, when the environment asks.
     let web_addr = crate::settings::web_addr(&env)?;

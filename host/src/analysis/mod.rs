@@ -14,8 +14,16 @@
 //!   sees the newest step, not necessarily each.
 //! - A user has at most [`crate::Limits::analyses`] analyses running at once.
 //! - A move the engine would have played itself is never marked, so a forced recapture is not.
+//! - Where the operator named an outside engine for the game's variant ([`OutsideEngine`]), it
+//!   judges; if it fails at any point, Chimera's own engine judges the whole game instead (one
+//!   engine's scale throughout), and the answer says which engine judged and why.
+
+mod outside;
+
+pub use outside::OutsideEngine;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use data::GameId;
@@ -48,6 +56,28 @@ pub(crate) struct Analysis {
     pub moves: Vec<Judged>,
     /// White's and Black's accuracy, in percent (`None` for a side that never moved).
     pub accuracy: [Option<f64>; 2],
+    pub judge: Judge,
+}
+
+/// The engine that judged a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Judge {
+    /// Chimera's own engine, the only one set for the variant.
+    Chimera,
+    /// The outside engine set for the variant, by the name it gave.
+    Outside(String),
+    /// Chimera's own engine, because the outside one set for the variant failed.
+    Instead { outside: String, failed: outside::Failed },
+}
+
+impl Judge {
+    /// The engine's name as the answer and the PGN's `Annotator` give it.
+    fn name(&self) -> String {
+        match self {
+            Judge::Outside(name) => format!("{}", Typed(name)),
+            Judge::Chimera | Judge::Instead { .. } => "Chimera's engine".into(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -85,7 +115,8 @@ pub(crate) async fn analyse(cx: &Ctx<'_>, game: GameId) -> Handled {
             table.name(Color::Black)
         ));
     }
-    if !cx.host.inner.pool.thinks() {
+    let outside = cx.host.settings().analysis_engines.contains_key(&table.game.start().variant());
+    if !cx.host.inner.pool.thinks() && !outside {
         return told("This Chimera runs without the engine (CHIMERA_ENGINE_THREADS=0), so it cannot analyse.");
     }
     let analysis = run_or_join(cx, &table).await?;
@@ -213,8 +244,50 @@ impl Drop for Release<'_> {
 }
 
 /// Searches every position of the game, telling `report` of each as it is done, then judges
-/// its moves.
+/// its moves: with the outside engine set for the variant, if any and while it works, else
+/// with Chimera's own.
 async fn compute(host: &Host, table: &Table, report: impl Fn(Progress)) -> Result<Analysis, Refusal> {
+    // A fallback searches the game again from its start: the count shown stays where the
+    // failed engine left it until the second search passes it, so progress never goes back.
+    let shown = AtomicU32::new(0);
+    let report = |progress: Progress| {
+        if progress.done() > shown.load(Ordering::Relaxed) {
+            shown.store(progress.done(), Ordering::Relaxed);
+            report(progress);
+        }
+    };
+    let variant = table.game.start().variant();
+    let mut judge = Judge::Chimera;
+    if let Some(engine) = host.settings().analysis_engines.get(&variant) {
+        match search_outside(host, table, engine, &report).await {
+            Ok((name, searched)) => {
+                return Ok(judged(table, &searched, Judge::Outside(name)));
+            }
+            Err((outside, failed)) => {
+                tracing::warn!(game = table.id(), engine = %engine.path.display(), "the outside analysis engine failed: {failed}");
+                if !host.inner.pool.thinks() {
+                    return Err(Refusal::Broken(format!(
+                        "the analysis engine {outside} failed ({failed}), and this Chimera runs without its own"
+                    )));
+                }
+                judge = Judge::Instead { outside, failed };
+            }
+        }
+    }
+    let searched = search_own(host, table, &report).await?;
+    Ok(judged(table, &searched, judge))
+}
+
+fn judged(table: &Table, searched: &[(Eval, Option<rules::Move>)], judge: Judge) -> Analysis {
+    judge_moves(table.game.positions(), table.game.moves(), searched, judge)
+}
+
+/// Every position searched by Chimera's engine on its threads, one position a job.
+async fn search_own(
+    host: &Host,
+    table: &Table,
+    report: &impl Fn(Progress),
+) -> Result<Vec<(Eval, Option<rules::Move>)>, Refusal> {
     let positions = table.game.positions();
     let budget = host.settings().analysis_budget;
     let total = u32::try_from(positions.len()).unwrap_or(u32::MAX);
@@ -239,10 +312,40 @@ async fn compute(host: &Host, table: &Table, report: impl Fn(Progress)) -> Resul
             .think(positions[..=i].to_vec(), limits)
             .await
             .ok_or_else(|| Refusal::Broken("the engine's threads are gone".into()))?;
-        searched.push((eval_of(result.score, position.turn()), result.best));
+        searched.push((eval_of(engine::Score::from_raw(result.score), position.turn()), result.best));
         report(Progress::new(task, searched.len() as u32, total));
     }
-    Ok(judge(positions, table.game.moves(), &searched))
+    Ok(searched)
+}
+
+/// Every position searched by the outside `engine`, and the name it gave; or what it is called
+/// and how it failed.
+async fn search_outside(
+    host: &Host,
+    table: &Table,
+    engine: &OutsideEngine,
+    report: &impl Fn(Progress),
+) -> Result<(String, Vec<(Eval, Option<rules::Move>)>), (String, outside::Failed)> {
+    let (start, moves, positions) = (table.game.start(), table.game.moves(), table.game.positions());
+    let budget = host.settings().analysis_budget;
+    let total = u32::try_from(positions.len()).unwrap_or(u32::MAX);
+    let task = Task::Analysis { game: table.id() };
+    let mut running = outside::Running::start(engine, start.variant()).await.map_err(|f| (engine.file_name(), f))?;
+    let mut searched = Vec::with_capacity(positions.len());
+    for (i, position) in positions.iter().enumerate() {
+        let eval = match position.outcome() {
+            Some(outcome) => (terminal(outcome), None),
+            None => match running.search(start, &moves[..i], position, budget).await {
+                Ok((score, best)) => (eval_of(score, position.turn()), Some(best)),
+                Err(failed) => return Err((running.name.clone(), failed)),
+            },
+        };
+        searched.push(eval);
+        report(Progress::new(task, searched.len() as u32, total));
+    }
+    let name = running.name.clone();
+    running.quit().await;
+    Ok((name, searched))
 }
 
 /// The evaluation of a position the game ended in.
@@ -254,8 +357,8 @@ fn terminal(outcome: Outcome) -> Eval {
 }
 
 /// A search's score for `turn` as White's evaluation.
-fn eval_of(score: i32, turn: Color) -> Eval {
-    match engine::Score::from_raw(score) {
+fn eval_of(score: engine::Score, turn: Color) -> Eval {
+    match score {
         engine::Score::Centipawns(cp) => Eval::Centipawns(if turn == Color::White { cp } else { -cp }),
         engine::Score::Mate(n) => {
             let winner = if n > 0 { turn } else { !turn };
@@ -266,7 +369,12 @@ fn eval_of(score: i32, turn: Color) -> Eval {
 
 /// Judges each move by the winning chances its player lost, from the evaluation before it
 /// (the best play there) to the one after.
-fn judge(positions: &[Position], moves: &[rules::Move], searched: &[(Eval, Option<rules::Move>)]) -> Analysis {
+fn judge_moves(
+    positions: &[Position],
+    moves: &[rules::Move],
+    searched: &[(Eval, Option<rules::Move>)],
+    judge: Judge,
+) -> Analysis {
     let evals: Vec<Eval> = searched.iter().map(|(e, _)| *e).collect();
     let mut judged = Vec::with_capacity(moves.len());
     let mut accuracy: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
@@ -286,7 +394,7 @@ fn judge(positions: &[Position], moves: &[rules::Move], searched: &[(Eval, Optio
         accuracy[usize::from(mover == Color::Black)].push(move_accuracy);
     }
     let mean = |v: &Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
-    Analysis { evals, moves: judged, accuracy: [mean(&accuracy[0]), mean(&accuracy[1])] }
+    Analysis { evals, moves: judged, accuracy: [mean(&accuracy[0]), mean(&accuracy[1])], judge }
 }
 
 /// The analysis as the store keeps it.
@@ -360,11 +468,22 @@ fn reply(host: &Host, table: &Table, analysis: &Analysis) -> Reply {
     }
     let accuracy = |a: Option<f64>| a.map_or("-".to_string(), |a| format!("{a:.0}%"));
     let mut text = format!(
-        "Analysis of game {id}, {white} (White) against {black} (Black), {} ms a position. Accuracy: {white} {}, {black} {}.",
+        "Analysis of game {id}, {white} (White) against {black} (Black), by {}, {} ms a position.",
+        analysis.judge.name(),
         host.settings().analysis_budget.as_millis(),
-        accuracy(analysis.accuracy[0]),
-        accuracy(analysis.accuracy[1]),
     );
+    if let Judge::Instead { outside, failed } = &analysis.judge {
+        let variant = table.game.start().variant().name();
+        text.push_str(&format!(
+            " (The {variant} engine set for this Chimera, {}, could not be used: {failed}.)",
+            Typed(outside)
+        ));
+    }
+    text.push_str(&format!(
+        " Accuracy: {white} {}, {black} {}.",
+        accuracy(analysis.accuracy[0]),
+        accuracy(analysis.accuracy[1])
+    ));
     for judgement in Judgement::ALL {
         let n = marks.iter().filter(|m| m.judgement == judgement).count();
         text.push_str(&format!(" {n} {}", judgement.counted(n)));
@@ -400,7 +519,11 @@ fn reply(host: &Host, table: &Table, analysis: &Analysis) -> Reply {
     tags.set("Event", &format!("Chimera game {id}, analysed"));
     tags.set("White", &Typed(white).to_string());
     tags.set("Black", &Typed(black).to_string());
-    tags.set("Annotator", "Chimera");
+    let annotator = match &analysis.judge {
+        Judge::Outside(name) => format!("{}, through Chimera", Typed(name)),
+        Judge::Chimera | Judge::Instead { .. } => "Chimera".into(),
+    };
+    tags.set("Annotator", &annotator);
     let score = pgn::write_annotated(&table.ended_game(), &tags, &annotations);
     Reply::one(summary).push(Message::text(format!("```\n{score}```")))
 }
@@ -426,8 +549,9 @@ mod tests {
 
     #[test]
     fn scores_turn_into_white_s_evaluations() {
-        assert_eq!(eval_of(120, Color::Black), Eval::Centipawns(-120));
-        assert_eq!(eval_of(MATE - 1, Color::Black), Eval::Mate { winner: Color::Black, moves: 1 });
-        assert_eq!(eval_of(-MATE + 2, Color::White), Eval::Mate { winner: Color::Black, moves: 1 });
+        let raw = |score| engine::Score::from_raw(score);
+        assert_eq!(eval_of(raw(120), Color::Black), Eval::Centipawns(-120));
+        assert_eq!(eval_of(raw(MATE - 1), Color::Black), Eval::Mate { winner: Color::Black, moves: 1 });
+        assert_eq!(eval_of(raw(-MATE + 2), Color::White), Eval::Mate { winner: Color::Black, moves: 1 });
     }
 }

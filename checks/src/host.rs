@@ -120,7 +120,16 @@ impl Step {
                 action: *u.choose(&[OfferAction::Offer, OfferAction::Accept, OfferAction::Decline])?,
                 game: None,
             }),
-            11 => What::Command(u.choose(&[Command::Abort, Command::Board, Command::Game, Command::Help])?.clone()),
+            11 => What::Command(
+                u.choose(&[
+                    Command::Abort,
+                    Command::Board { text: false },
+                    Command::Board { text: true },
+                    Command::Game,
+                    Command::Help,
+                ])?
+                .clone(),
+            ),
             12 => What::Command(match u.int_in_range(0..=4u8)? {
                 0 => Command::Pgn { game: None },
                 1 => Command::Rating { user: someone(u)?, variant: None },

@@ -11,8 +11,8 @@ use super::end::stored_outcome;
 use super::rating::Rating;
 use super::stored::{self, Terms};
 use super::table::{Table, Viewer};
-use super::view::{score, squares, to_move_line};
-use super::{told, Command, Ctx, Handled, Image, Message, Refusal, Reply, Typed, User};
+use super::view::{move_number, score, squares, to_move_line};
+use super::{board_text, told, Command, Ctx, Handled, Image, Message, Refusal, Reply, Typed, User};
 
 /// Width of rule diagrams in pixels.
 const DIAGRAM_SIZE: u32 = 480;
@@ -23,9 +23,9 @@ const LIST_LENGTH: u32 = 10;
 /// How many pages of a player's games `/history` looks through for those the requester may see.
 const HISTORY_PAGES: usize = 5;
 
-pub(crate) async fn board(cx: &Ctx<'_>) -> Handled {
+pub(crate) async fn board(cx: &Ctx<'_>, in_words: bool) -> Handled {
     let table = cx.table(None).await?;
-    let text = format!(
+    let mut text = format!(
         "Game {}: {} (White) against {} (Black), {}. {}",
         table.id(),
         table.name(Color::White),
@@ -33,7 +33,16 @@ pub(crate) async fn board(cx: &Ctx<'_>) -> Handled {
         table.variant().name(),
         to_move_line(&table)
     );
-    Ok(Reply::one(cx.host.board_message(&table, text)))
+    if !in_words {
+        return Ok(Reply::one(cx.host.board_message(&table, text)));
+    }
+    match table.record.moves.last() {
+        Some(last) => text.push_str(&format!(" Last move: {} {}.", move_number(table.ply()), last.san)),
+        None => text.push_str(" No move yet."),
+    }
+    text.push('\n');
+    text.push_str(&board_text::pieces(table.position()));
+    Ok(Reply::one(Message::text(text)))
 }
 
 /// The legal moves (of one piece, or all), listed and marked on the board, for the asker.
@@ -325,6 +334,57 @@ pub(crate) async fn history(cx: &Ctx<'_>, user: Option<&User>) -> Handled {
         ));
     }
     Ok(Reply::one(Message::text(lines.join("\n"))))
+}
+
+/// `/games`: the asker's running games in every place, with a link to each where the platform
+/// has one and whose move it is. Shown to the asker only: a game in a direct chat is theirs to
+/// see, not the channel's.
+pub(crate) async fn games(cx: &Ctx<'_>) -> Handled {
+    let user = cx.user();
+    let none = || {
+        let mut message = Message::text("You have no running games: `/challenge` someone, or `/play` Chimera.");
+        message.private = true;
+        Ok(Reply::one(message))
+    };
+    let Some(player) = player(cx, user).await? else { return none() };
+    let id = player.id;
+    let games = cx
+        .store()
+        .read(move |tx| {
+            let mut listed = Vec::new();
+            for game in tx.active_games_of(id)? {
+                let opponent = tx.player(if game.white == id { game.black } else { game.white })?;
+                let record = tx.game_record(game.id)?;
+                // The side to move is the FEN's second field.
+                let black_to_move = record.fen().split(' ').nth(1) == Some("b");
+                listed.push((record.game, opponent, black_to_move));
+            }
+            Ok(listed)
+        })
+        .await?;
+    if games.is_empty() {
+        return none();
+    }
+    let link = cx.host.settings().channel_link;
+    let mut lines = vec![format!("Your running games ({}):", games.len())];
+    for (game, opponent, black_to_move) in &games {
+        let color = if game.white == id { Color::White } else { Color::Black };
+        let to_move = if *black_to_move { Color::Black } else { Color::White };
+        let turn = if to_move == color { "your move" } else { "their move" };
+        let variant = game.variant()?.name();
+        let place = match link(game.server.as_deref(), &game.channel) {
+            Some(url) => format!(" in {url}"),
+            None => format!(" in {}", Typed(&game.channel)),
+        };
+        lines.push(format!(
+            "game {}: {variant}, {color} against {}{place}: {turn}",
+            game.id,
+            Typed(&opponent.display_name)
+        ));
+    }
+    let mut message = Message::text(lines.join("\n"));
+    message.private = true;
+    Ok(Reply::one(message))
 }
 
 pub(crate) fn help() -> Reply {

@@ -32,6 +32,7 @@ pub mod web_link;
 mod analysis;
 mod arbiter;
 mod backoff;
+mod board_text;
 mod challenge;
 mod end;
 mod info;
@@ -57,6 +58,8 @@ use async_trait::async_trait;
 use data::AsyncStore;
 use render::Renderer;
 
+/// The levels of `/play`.
+pub use analysis::OutsideEngine;
 pub use clock::{Clock, ManualClock, SystemClock, TimeControl, TimeControlError};
 pub use command::{
     ColorChoice, Command, CommandError, DrawAction, Mention, OfferAction, SettingsCommand, Starts, TournamentCommand,
@@ -66,7 +69,6 @@ pub use command::{
 pub use data::{
     default_path as default_database, ChallengeId, Format, GameId, Location, LocationError, TournamentId, WebKey,
 };
-/// The levels of `/play`.
 pub use engine::Level;
 pub use limits::Limits;
 pub use lost::Lost;
@@ -103,6 +105,13 @@ pub struct Settings {
     pub engine_threads: usize,
     /// The engine's time for each position of an analysis.
     pub analysis_budget: std::time::Duration,
+    /// The address of a channel on this platform, from its server (`None`: a direct chat)
+    /// and id, for `/games`; the adapter's own (Discord's channel links, Matrix's
+    /// `matrix.to`). Returns `None` where the platform has none (the console).
+    pub channel_link: fn(server: Option<&str>, channel: &str) -> Option<String>,
+    /// Outside UCI engines that judge `/analyse` in their variants instead of Chimera's own
+    /// (`CHIMERA_ANALYSIS_ENGINE_<VARIANT>`); Chimera's engine judges wherever one fails.
+    pub analysis_engines: std::collections::HashMap<rules::Variant, OutsideEngine>,
     pub clock: Arc<dyn Clock>,
     /// Whether the adapter tells the host when it is connected and serving ([`Host::connected`],
     /// [`Host::disconnected`]): clocks then run only while it is, and a process that keeps
@@ -128,6 +137,8 @@ impl Settings {
             limits: Limits::default(),
             engine_threads: default_engine_threads(),
             analysis_budget: std::time::Duration::from_millis(100),
+            analysis_engines: std::collections::HashMap::new(),
+            channel_link: |_, _| None,
             clock: Arc::new(SystemClock),
             adapter_connects: false,
             web_url: None,
@@ -444,7 +455,7 @@ impl Host {
             Command::Abort => play::abort(cx).await,
             Command::Draw { action, game } => offers::draw(cx, *action, *game).await,
             Command::Takeback { action, game } => offers::takeback(cx, *action, *game).await,
-            Command::Board => info::board(cx).await,
+            Command::Board { text } => info::board(cx, *text).await,
             Command::Moves { square } => info::moves(cx, *square).await,
             Command::Game => info::game(cx).await,
             Command::Pgn { game } => info::pgn(cx, *game).await,
@@ -454,6 +465,7 @@ impl Host {
             Command::Rating { user, variant } => info::rating(cx, user.as_ref(), *variant).await,
             Command::Leaderboard { variant } => info::leaderboard(cx, *variant).await,
             Command::History { user } => info::history(cx, user.as_ref()).await,
+            Command::Games => info::games(cx).await,
             Command::Help => Ok(info::help()),
             Command::PlayHelp => Ok(Reply::one(Message::text(include_str!("help/play.md").trim_end()))),
             Command::Tournament(command) => arbiter::handle(cx, command).await,

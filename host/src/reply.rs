@@ -99,6 +99,9 @@ pub struct Message {
     pub links: Vec<Link>,
     /// Shown only to the user who asked (errors, private listings).
     pub private: bool,
+    /// A refusal's answer ([`Message::error`]): the command changed nothing. A private listing
+    /// (`/games`) is private without being one.
+    pub error: bool,
     /// Posted in another channel than the one the command came from (a new game's thread).
     pub channel: Option<String>,
     /// An announcement's idempotency key, unique in the deployment: the adapter hands it to
@@ -114,7 +117,7 @@ impl Message {
 
     /// A private error: what went wrong, and what would work instead.
     pub fn error(text: impl Into<String>) -> Message {
-        Message { text: text.into(), private: true, ..Message::default() }
+        Message { text: text.into(), private: true, error: true, ..Message::default() }
     }
 
     pub fn with_image(mut self, image: Image) -> Message {
@@ -178,6 +181,6 @@ impl Reply {
 
     /// Whether the command failed (its only answer is a private error).
     pub fn is_error(&self) -> bool {
-        matches!(self.messages.as_slice(), [m] if m.private && m.images.is_empty() && m.buttons.is_empty() && m.links.is_empty())
+        matches!(self.messages.as_slice(), [m] if m.error)
     }
 }

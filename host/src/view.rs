@@ -6,7 +6,7 @@ use rules::{Color, Square};
 
 use super::end::Ended;
 use super::table::Table;
-use super::{Host, Image, Message, ShownBoard, Typed};
+use super::{board_text, Host, Image, Message, ShownBoard, Typed};
 
 impl Host {
     /// The current board of `table`, seen from the side to move, with `markers`; `name` ends
@@ -31,11 +31,12 @@ impl Host {
         };
         let last = table.record.moves.last().map_or_else(String::new, |m| format!(" after {}", m.san));
         let alt = format!(
-            "{} board{last}, {} ({}) to move, {} at the bottom",
+            "{} board{last}, {} ({}) to move, {} at the bottom. {}",
             table.variant().name(),
             table.name(position.turn()).0,
             position.turn(),
-            position.turn()
+            position.turn(),
+            board_text::pieces(position)
         );
         Image {
             board: Some(ShownBoard {

@@ -32,7 +32,8 @@ async fn unknown_commands_and_malformed_lines_say_what_would_work() {
     assert!(h.err("alice: /challenge @bob variant:chesss").await.contains("chesss"));
     assert!(h.err("alice: /challenge @bob variant:chess time:soon").await.contains("is not a time control"));
     assert!(h.err("alice: /draw maybe").await.contains("offer, accept, decline or claim"));
-    assert!(h.err("alice: /board please").await.contains("has no option `please`"));
+    assert!(h.err("alice: /board please").await.contains("`please`: `/board` shows a picture, or with `/board text`"));
+    assert!(h.err("alice: /board text please").await.contains("has no option `please`"));
     assert!(h.ok("alice: /help").await.contains("/challenge [opponent:@user] variant:<id>"));
 }
 

@@ -32,6 +32,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         rating(),
         leaderboard(),
         history(),
+        games(),
         super::tournament_commands::tournament(),
         settings(),
         help(),
@@ -255,10 +256,19 @@ fn move_command(text: &str, confirm: Option<bool>) -> Command {
     Command::Move { text: text.trim().to_string(), confirm: confirm.unwrap_or(false), game: None }
 }
 
+/// Your running games in every channel: a link to each, and whose move it is (shown to you only)
+#[poise::command(slash_command)]
+pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
+    run(ctx, Ok(Command::Games)).await
+}
+
 /// Show the board of this channel's game
 #[poise::command(slash_command, guild_only)]
-pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, Ok(Command::Board)).await
+pub async fn board(
+    ctx: Context<'_>,
+    #[description = "True: the pieces in words, square by square, instead of a picture"] text: Option<bool>,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Board { text: text.unwrap_or(false) })).await
 }
 
 /// List the legal moves, or those of the piece on a square, marked on the board

@@ -87,8 +87,14 @@ impl Settings {
         host.network = super::LIMITS;
         // Clocks run once the gateway says READY, and stop while it is lost.
         host.adapter_connects = true;
+        host.channel_link = channel_link;
         host
     }
+}
+
+/// Discord's address of a channel (`@me` for a direct message), which its clients open.
+pub fn channel_link(server: Option<&str>, channel: &str) -> Option<String> {
+    Some(format!("https://discord.com/channels/{}/{channel}", server.unwrap_or("@me")))
 }
 
 /// `auto`, or `FIRST-LAST/TOTAL` (shards FIRST to LAST inclusive, of TOTAL).
@@ -112,6 +118,12 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
+
+    #[test]
+    fn a_game_s_channel_is_linked_as_discord_links_channels() {
+        assert_eq!(channel_link(Some("81"), "90").as_deref(), Some("https://discord.com/channels/81/90"));
+        assert_eq!(channel_link(None, "90").as_deref(), Some("https://discord.com/channels/@me/90"));
+    }
 
     fn read(pairs: &[(&str, &str)]) -> Result<Settings, SettingsError> {
         let env: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();

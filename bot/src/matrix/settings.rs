@@ -105,15 +105,22 @@ impl Settings {
         })
     }
 
-    /// The host's settings for this bot.
     /// The host's settings, with what the homeserver takes.
     pub fn host(&self, network: host::NetworkLimits) -> host::Settings {
         let mut host = self.common.host(super::PLATFORM);
         host.network = network;
         // Clocks run once a sync came back, and stop while syncs fail (see `presence`).
         host.adapter_connects = true;
+        host.channel_link = room_link;
         host
     }
+}
+
+/// The `matrix.to` address of the room a game is in (its server, on Matrix: the room; a
+/// thread's channel is within it).
+pub fn room_link(server: Option<&str>, channel: &str) -> Option<String> {
+    let room = matrix_sdk::ruma::RoomId::parse(server.unwrap_or(channel)).ok()?;
+    Some(room.matrix_to_uri().to_string())
 }
 
 #[cfg(test)]
@@ -121,6 +128,15 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
+
+    #[test]
+    fn a_game_s_room_is_linked_through_matrix_to() {
+        assert_eq!(
+            room_link(Some("!abc:example.org"), "!abc:example.org").as_deref(),
+            Some("https://matrix.to/#/!abc:example.org")
+        );
+        assert_eq!(room_link(None, "not a room"), None);
+    }
 
     fn read(pairs: &[(&str, &str)]) -> Result<Settings, SettingsError> {
         let env: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();

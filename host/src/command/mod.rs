@@ -83,7 +83,10 @@ pub enum Command<U = User> {
         confirm: bool,
         game: GameRef,
     },
-    Board,
+    /// The board of this channel's game: its picture, or (`text`) its pieces in words.
+    Board {
+        text: bool,
+    },
     Moves {
         square: Option<Square>,
     },
@@ -124,6 +127,8 @@ pub enum Command<U = User> {
     Leaderboard {
         variant: Variant,
     },
+    /// The asker's running games in every place: where each is and whose move it is.
+    Games,
     History {
         user: Option<U>,
     },
@@ -244,10 +249,11 @@ impl<U> Command<U> {
             }
             Command::Rating { user, variant } => Command::Rating { user: person(user)?, variant },
             Command::History { user } => Command::History { user: person(user)? },
+            Command::Games => Command::Games,
             Command::Tournament(t) => Command::Tournament(t.try_map_users(&mut f)?),
             Command::Settings(s) => Command::Settings(s),
             Command::Move { text, confirm, game } => Command::Move { text, confirm, game },
-            Command::Board => Command::Board,
+            Command::Board { text } => Command::Board { text },
             Command::Moves { square } => Command::Moves { square },
             Command::Resign { confirm, game } => Command::Resign { confirm, game },
             Command::Draw { action, game } => Command::Draw { action, game },
@@ -273,7 +279,7 @@ impl<U> Command<U> {
             Command::Accept { .. } => "accept",
             Command::Decline { .. } => "decline",
             Command::Move { .. } => "move",
-            Command::Board => "board",
+            Command::Board { .. } => "board",
             Command::Moves { .. } => "moves",
             Command::Resign { .. } => "resign",
             Command::Draw { .. } => "draw",
@@ -287,6 +293,7 @@ impl<U> Command<U> {
             Command::Rating { .. } => "rating",
             Command::Leaderboard { .. } => "leaderboard",
             Command::History { .. } => "history",
+            Command::Games => "games",
             Command::Help => "help",
             Command::PlayHelp => "help play",
             Command::Settings(s) if s.is_show() => "settings",

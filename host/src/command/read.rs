@@ -280,9 +280,22 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "board",
-        usage: "/board",
-        about: "show the board of this channel's game",
-        parse: |a| a.done().map(|_| Command::Board),
+        usage: "/board [text]",
+        about: "show the board of this channel's game (`text`: its pieces in words, square by square)",
+        parse: |mut a| {
+            let text = match a.take("show", true).map(|v| v.to_ascii_lowercase()) {
+                None => false,
+                Some(v) if v == "text" => true,
+                Some(v) if v == "picture" => false,
+                Some(v) => {
+                    return Err(CommandError::Value(format!(
+                        "`{v}`: `/board` shows a picture, or with `/board text` the pieces in words"
+                    )))
+                }
+            };
+            a.done()?;
+            Ok(Command::Board { text })
+        },
     },
     CommandSpec {
         name: "moves",
@@ -448,6 +461,12 @@ pub const COMMANDS: &[CommandSpec] = &[
             a.done()?;
             Ok(Command::History { user })
         },
+    },
+    CommandSpec {
+        name: "games",
+        usage: "/games",
+        about: "your running games in every channel: a link to each, and whose move it is (shown to you only)",
+        parse: |a| a.done().map(|_| Command::Games),
     },
     CommandSpec {
         name: "tournament",

@@ -200,7 +200,7 @@ fn command() -> impl Strategy<Value = Command> {
         (prop::option::of(user()), id()).prop_map(|(challenger, challenge)| Command::Accept { challenger, challenge }),
         (prop::option::of(user()), id()).prop_map(|(challenger, challenge)| Command::Decline { challenger, challenge }),
         (move_text(), any::<bool>(), id()).prop_map(|(text, confirm, game)| Command::Move { text, confirm, game }),
-        Just(Command::Board),
+        any::<bool>().prop_map(|text| Command::Board { text }),
         square.prop_map(|square| Command::Moves { square }),
         (any::<bool>(), id()).prop_map(|(confirm, game)| Command::Resign { confirm, game }),
         (
@@ -220,6 +220,7 @@ fn command() -> impl Strategy<Value = Command> {
             .prop_map(|(user, variant)| Command::Rating { user, variant }),
         variant().prop_map(|variant| Command::Leaderboard { variant }),
         prop::option::of(user()).prop_map(|user| Command::History { user }),
+        Just(Command::Games),
         Just(Command::Help),
         Just(Command::PlayHelp),
         tournament().prop_map(Command::Tournament),

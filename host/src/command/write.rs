@@ -54,7 +54,13 @@ impl Display for Command<User> {
                 line.opt("confirm", confirm.then_some("yes"))?;
                 line.opt("game", *game)
             }
-            Command::Board => line.name("board"),
+            Command::Board { text } => {
+                line.name("board")?;
+                if *text {
+                    line.word("text")?;
+                }
+                Ok(())
+            }
             Command::Moves { square } => {
                 line.name("moves")?;
                 line.opt("square", *square)
@@ -106,6 +112,7 @@ impl Display for Command<User> {
                 line.name("leaderboard")?;
                 line.opt("variant", Some(variant.id()))
             }
+            Command::Games => line.name("games"),
             Command::History { user } => {
                 line.name("history")?;
                 line.opt("user", user.as_ref().map(mention))

@@ -221,9 +221,10 @@ impl Player {
                 };
                 let limits = match budget {
                     Budget::Time(movetime) => level.limits(movetime, rng.next_u64()),
-                    // The level's depth cap and deliberate mistakes, on no clock.
+                    // The level's depth cap, node budget and deliberate mistakes, on no clock:
+                    // N nodes, or the level's own budget where it is smaller.
                     Budget::Nodes(nodes) => Limits {
-                        nodes: Some(nodes),
+                        nodes: Some(level.nodes().map_or(nodes, |own| own.min(nodes))),
                         movetime: None,
                         soft_time: None,
                         ..level.limits(Duration::MAX, rng.next_u64())

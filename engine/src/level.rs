@@ -36,12 +36,15 @@ struct Profile {
     blunder_percent: u32,
     /// Thinking time with no clock.
     think: Duration,
-    /// The share of a move's time budget the level uses (percent): the strong levels differ
-    /// in how long they look, not only how deep.
+    /// The share of a move's time budget the level uses (percent).
     share: u32,
-    /// The depth the level completes within the whole budget even when its share has run out:
-    /// the depth cap of the level below, so that a short share on a slow board (10x10) never
-    /// leaves a level shallower than the one it must beat.
+    /// The nodes a move may cost once [`floor`](Profile::floor) is done: what separates levels
+    /// 6, 7 and 8 at any speed (a time share does not: at 50-100 ms a move they all stop near
+    /// depth 6 and play alike). `None`: the level's time alone bounds it.
+    nodes: Option<u64>,
+    /// The depth the level completes within the whole budget even when its share or its nodes
+    /// have run out (levels 6 and 7: level 5's depth cap, so that a small budget on a slow
+    /// board (10x10) never leaves a level shallower than the one it must beat).
     floor: u32,
 }
 
@@ -50,15 +53,36 @@ const fn ms(n: u64) -> Duration {
 }
 
 const PROFILES: [Profile; 8] = [
-    Profile { depth: Some(1), amplitude: 300, blunder_percent: 30, think: ms(200), share: 100, floor: 0 },
-    Profile { depth: Some(1), amplitude: 150, blunder_percent: 12, think: ms(200), share: 100, floor: 0 },
-    Profile { depth: Some(2), amplitude: 80, blunder_percent: 5, think: ms(300), share: 100, floor: 0 },
-    Profile { depth: Some(3), amplitude: 40, blunder_percent: 2, think: ms(400), share: 100, floor: 0 },
-    Profile { depth: Some(4), amplitude: 20, blunder_percent: 0, think: ms(500), share: 100, floor: 0 },
-    Profile { depth: Some(6), amplitude: 0, blunder_percent: 0, think: ms(700), share: 35, floor: 4 },
-    Profile { depth: Some(8), amplitude: 0, blunder_percent: 0, think: ms(1000), share: 60, floor: 6 },
-    Profile { depth: None, amplitude: 0, blunder_percent: 0, think: ms(2000), share: 100, floor: 8 },
+    Profile { depth: Some(1), amplitude: 300, blunder_percent: 30, think: ms(200), share: 100, nodes: None, floor: 0 },
+    Profile { depth: Some(1), amplitude: 150, blunder_percent: 12, think: ms(200), share: 100, nodes: None, floor: 0 },
+    Profile { depth: Some(2), amplitude: 80, blunder_percent: 5, think: ms(300), share: 100, nodes: None, floor: 0 },
+    Profile { depth: Some(3), amplitude: 40, blunder_percent: 2, think: ms(400), share: 100, nodes: None, floor: 0 },
+    Profile { depth: Some(4), amplitude: 20, blunder_percent: 0, think: ms(500), share: 100, nodes: None, floor: 0 },
+    Profile {
+        depth: None,
+        amplitude: 0,
+        blunder_percent: 0,
+        think: ms(700),
+        share: 100,
+        nodes: Some(LEVEL6_NODES),
+        floor: 4,
+    },
+    Profile {
+        depth: None,
+        amplitude: 0,
+        blunder_percent: 0,
+        think: ms(1000),
+        share: 100,
+        nodes: Some(LEVEL7_NODES),
+        floor: 4,
+    },
+    Profile { depth: None, amplitude: 0, blunder_percent: 0, think: ms(2000), share: 100, nodes: None, floor: 8 },
 ];
+
+/// Level 6's nodes a move, once depth 4 is done.
+pub const LEVEL6_NODES: u64 = 12_000;
+/// Level 7's nodes a move, once depth 4 is done.
+pub const LEVEL7_NODES: u64 = 40_000;
 
 impl Level {
     pub const MIN: Level = Level(1);
@@ -93,8 +117,15 @@ impl Level {
         budget.max(ms(10))
     }
 
+    /// The nodes a move may cost at this level (after its floor depth), if it has such a
+    /// budget: levels 6 and 7.
+    pub fn nodes(self) -> Option<u64> {
+        self.profile().nodes
+    }
+
     /// The search limits for a move with `budget` to think; `seed` makes the weak levels'
-    /// mistakes reproducible.
+    /// mistakes reproducible. Levels 6 and 7 also stop at their node budget, once they have
+    /// completed depth 4.
     pub fn limits(self, budget: Duration, seed: u64) -> Limits {
         let p = self.profile();
         let noise = (p.amplitude > 0 || p.blunder_percent > 0).then_some(Noise {
@@ -107,10 +138,11 @@ impl Level {
         let movetime = if p.floor > 0 { budget } else { share };
         Limits {
             depth: p.depth,
-            nodes: None,
+            nodes: p.nodes,
             movetime: Some(movetime),
             soft_time: Some(share / 2),
             min_depth: p.floor,
+            nodes_min_depth: if p.nodes.is_some() { p.floor } else { 0 },
             noise,
             excluded: Vec::new(),
         }

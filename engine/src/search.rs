@@ -84,6 +84,10 @@ pub struct Limits {
     /// Iterations up to this depth start whatever the soft time says (the hard limits still
     /// end them): a level that thinks briefly still looks as deep as the level below it.
     pub min_depth: u32,
+    /// Iterations up to this depth run to their end whatever [`nodes`](Limits::nodes) says
+    /// (the time limits and the stop flag still end them): a level with a small node budget
+    /// still completes the depth of the level below it. 0: the node limit ends any iteration.
+    pub nodes_min_depth: u32,
     pub noise: Option<Noise>,
     /// Root moves left out of the search: the second-best move is the best once the best is
     /// excluded (a puzzle's uniqueness test, UCI's MultiPV). Excluding every move leaves none.
@@ -179,8 +183,18 @@ impl Searcher {
             *h /= 8;
         }
         let lists = (0..=MAX_PLY).map(|_| List::default()).collect();
-        let mut run =
-            Run { s: self, stop, limits, start: Instant::now(), nodes: 0, seldepth: 0, aborted: false, path, lists };
+        let mut run = Run {
+            s: self,
+            stop,
+            limits,
+            start: Instant::now(),
+            nodes: 0,
+            seldepth: 0,
+            depth: 0,
+            aborted: false,
+            path,
+            lists,
+        };
         run.iterate(&root, report)
     }
 }
@@ -192,6 +206,8 @@ struct Run<'a> {
     start: Instant,
     nodes: u64,
     seldepth: u32,
+    /// The iteration under way.
+    depth: u32,
     aborted: bool,
     /// Keys of the game's earlier positions and of the search path above the current node.
     path: Vec<u64>,
@@ -274,6 +290,7 @@ impl Run<'_> {
         let mut root_scores = vec![0; moves.len()];
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.depth = depth;
             let (score, index) = if noise.is_some() {
                 match self.score_all(root, &moves, depth, &mut root_scores) {
                     Some(found) => found,
@@ -418,7 +435,7 @@ impl Run<'_> {
         {
             self.aborted = true;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.depth > self.limits.nodes_min_depth && self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
         }
     }

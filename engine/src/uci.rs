@@ -403,6 +403,11 @@ impl Session {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
+            limits.nodes = match (limits.nodes, level_limits.nodes) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            limits.nodes_min_depth = level_limits.nodes_min_depth;
         }
         if !infinite {
             limits.movetime = budget;

@@ -234,3 +234,61 @@ fn levels_are_one_to_eight() {
         "level 9 does not exist; the levels are 1 (gentlest) to 8 (strongest)"
     );
 }
+
+/// Level `n`'s limits with no clock to stop it: only its depth cap and node budget.
+fn untimed(n: i64) -> Limits {
+    let mut limits = Level::new(n).unwrap().limits(std::time::Duration::from_secs(600), 1);
+    limits.movetime = None;
+    limits.soft_time = None;
+    limits
+}
+
+#[test]
+fn levels_six_and_seven_stop_at_their_node_budgets_and_eight_has_none() {
+    let six = Level::new(6).unwrap().nodes().expect("level 6 has a node budget");
+    let seven = Level::new(7).unwrap().nodes().expect("level 7 has a node budget");
+    assert!(six < seven, "level 7 looks further than level 6");
+    assert_eq!(Level::MAX.nodes(), None, "level 8 thinks its whole time");
+    assert!((1..=5).all(|n| Level::new(n).unwrap().nodes().is_none()));
+    let pos = Position::start(Variant::Chess);
+    for (n, budget) in [(6, six), (7, seven)] {
+        let result = Searcher::new(Variant::Chess, 8).search(
+            std::slice::from_ref(&pos),
+            &untimed(n),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        // Each node checks the budget; the few more are the aborted nodes unwinding.
+        assert!(result.nodes <= budget + 64, "level {n}: {} nodes for a budget of {budget}", result.nodes);
+        assert!(result.depth >= 4, "level {n} finished depth {}", result.depth);
+        assert!(pos.legal_moves().contains(&result.best.unwrap()));
+    }
+}
+
+#[test]
+fn level_six_completes_depth_four_whatever_its_node_budget() {
+    // Where depth 4 costs more than level 6's nodes (the bench's 10x10 positions), level 6
+    // still finishes it, as level 5 (depth 4) does, and only then stops.
+    let budget = Level::new(6).unwrap().nodes().unwrap();
+    let depth4 = Limits { depth: Some(4), ..Limits::default() };
+    let mut costly = 0;
+    for pos in engine::bench::positions() {
+        let search = |limits: &Limits| {
+            Searcher::new(pos.variant(), 8).search(
+                std::slice::from_ref(&pos),
+                limits,
+                &AtomicBool::new(false),
+                &mut |_| {},
+            )
+        };
+        let plain = search(&depth4);
+        if plain.nodes <= budget {
+            continue;
+        }
+        costly += 1;
+        let result = search(&untimed(6));
+        assert!(result.depth >= 4, "{}: level 6 finished depth {}", pos.fen(), result.depth);
+        assert!(result.nodes >= plain.nodes);
+    }
+    assert!(costly > 0, "no bench position where depth 4 costs more than {budget} nodes");
+}

@@ -22,6 +22,7 @@ pub mod export;
 pub mod limits;
 pub mod metrics;
 pub mod pairing;
+pub mod puzzles;
 pub mod rating;
 pub mod reply;
 pub mod tiebreak;
@@ -112,6 +113,9 @@ pub struct Settings {
     /// Outside UCI engines that judge `/analyse` in their variants instead of Chimera's own
     /// (`CHIMERA_ANALYSIS_ENGINE_<VARIANT>`); Chimera's engine judges wherever one fails.
     pub analysis_engines: std::collections::HashMap<rules::Variant, OutsideEngine>,
+    /// The puzzle job's CPU budget, in percent of one core (0: it does not run); see
+    /// [`Host::run_puzzle_job`].
+    pub puzzle_cpu: u32,
     pub clock: Arc<dyn Clock>,
     /// Whether the adapter tells the host when it is connected and serving ([`Host::connected`],
     /// [`Host::disconnected`]): clocks then run only while it is, and a process that keeps
@@ -139,6 +143,7 @@ impl Settings {
             analysis_budget: std::time::Duration::from_millis(100),
             analysis_engines: std::collections::HashMap::new(),
             channel_link: |_, _| None,
+            puzzle_cpu: DEFAULT_PUZZLE_CPU,
             clock: Arc::new(SystemClock),
             adapter_connects: false,
             web_url: None,
@@ -161,6 +166,9 @@ impl NetworkLimits {
     /// No network in between (the console, tests): anything goes.
     pub const NONE: NetworkLimits = NetworkLimits { upload_bytes: usize::MAX, key_chars: usize::MAX };
 }
+
+/// The puzzle job's CPU budget unless the operator says otherwise: a quarter of one core.
+pub const DEFAULT_PUZZLE_CPU: u32 = 25;
 
 /// Half the machine's cores, at least one: the other half answers players.
 pub fn default_engine_threads() -> usize {
@@ -461,6 +469,8 @@ impl Host {
             Command::Pgn { game } => info::pgn(cx, *game).await,
             Command::Gif { game } => replay::gif(cx, *game).await,
             Command::Analyse { game } => analysis::analyse(cx, *game).await,
+            Command::Puzzle { variant } => puzzles::command::puzzle(cx, *variant).await,
+            Command::PuzzleHelp => Ok(Reply::one(Message::text(include_str!("help/puzzle.md").trim_end()))),
             Command::Rules { variant } => info::rules(cx, *variant),
             Command::Rating { user, variant } => info::rating(cx, user.as_ref(), *variant).await,
             Command::Leaderboard { variant } => info::leaderboard(cx, *variant).await,

@@ -14,7 +14,16 @@ use super::table::Table;
 use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Host, Message, Refusal, Reply, Typed};
 
 pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<GameId>) -> Handled {
-    let table = cx.table(game).await?;
+    let active = cx.active_table().await?;
+    // A move goes to the player's own game here first; failing that, to their open puzzle here
+    // (see `puzzles::command`). A move that names its game (a button) is always the game's.
+    let plays_here = active.as_ref().is_some_and(|t| t.color_of(&cx.user().id).is_some());
+    if game.is_none() && !plays_here {
+        if let Some(reply) = super::puzzles::command::answer(cx, text).await? {
+            return Ok(reply);
+        }
+    }
+    let table = cx.table_of(active, game)?;
     let color = cx.seat(&table)?;
     if let Some(reply) = flag(cx, &table).await? {
         return Ok(reply);

@@ -1,4 +1,5 @@
-//! Glicko-2 ratings, one per player and variant, updated game by game (`skillratings`).
+//! Glicko-2 ratings, one per player and variant, updated game by game (`skillratings`); and
+//! puzzle ratings, one per player and variant and one per puzzle, updated attempt by attempt.
 
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
@@ -50,6 +51,17 @@ impl Rating {
         }
     }
 
+    /// A stored Glicko state after `games` games (or attempts).
+    pub fn of(glicko: data::Glicko, games: i64) -> Rating {
+        let games = u32::try_from(games).unwrap_or(u32::MAX);
+        Rating { rating: glicko.rating, deviation: glicko.deviation, volatility: glicko.volatility, games }
+    }
+
+    /// The Glicko state as the store keeps it.
+    pub fn stored(&self) -> data::Glicko {
+        data::Glicko { rating: self.rating, deviation: self.deviation, volatility: self.volatility }
+    }
+
     fn glicko(&self) -> Glicko2Rating {
         Glicko2Rating { rating: self.rating, deviation: self.deviation, volatility: self.volatility }
     }
@@ -70,6 +82,14 @@ pub fn rate(white: &Rating, black: &Rating, white_score: f64) -> (Rating, Rating
     };
     let (w, b) = glicko2(&white.glicko(), &black.glicko(), &outcome, &Glicko2Config::new());
     (white.after(w), black.after(b))
+}
+
+/// A player's and a puzzle's ratings after an attempt: the puzzle is the player's opponent in
+/// a game of one result, won by the player when they solved it (as lichess rates puzzles).
+pub fn rate_puzzle(player: &Rating, puzzle: &Rating, solved: bool) -> (Rating, Rating) {
+    let outcome = if solved { Outcomes::WIN } else { Outcomes::LOSS };
+    let (p, q) = glicko2(&player.glicko(), &puzzle.glicko(), &outcome, &Glicko2Config::new());
+    (player.after(p), puzzle.after(q))
 }
 
 #[cfg(test)]

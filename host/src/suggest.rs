@@ -26,6 +26,12 @@ impl Host {
     ) -> Result<Vec<Suggestion>, HostError> {
         let found =
             self.load_active(platform, channel).await.map_err(|refusal| HostError::Broken(refusal.text().into()))?;
+        // Someone who does not play here, with a puzzle open here, is answering it.
+        if found.as_ref().is_none_or(|t| t.color_of(user_id).is_none()) {
+            if let Some(position) = self.puzzle_position(platform, channel, user_id).await? {
+                return Ok(matching_moves(&position, typed, limit));
+            }
+        }
         let Some(table) = found else { return Ok(Vec::new()) };
         let to_move = table.to_move();
         let why_not = match table.color_of(user_id) {
@@ -39,8 +45,20 @@ impl Host {
         Ok(matching_moves(table.position(), typed, limit))
     }
 
+    async fn puzzle_position(
+        &self,
+        platform: &str,
+        channel: &str,
+        user_id: &str,
+    ) -> Result<Option<Position>, HostError> {
+        self.open_puzzle_position(platform, channel, user_id)
+            .await
+            .map_err(|refusal| HostError::Broken(refusal.text().into()))
+    }
+
     /// Whether `text`, said without a command in `channel`, is a move by the player to move
-    /// there: it reads as a legal move (or as a Grolman lead with a choice to make). Chat
+    /// there (or an answer to the speaker's open puzzle there, when they do not play the
+    /// channel's game): it reads as a legal move (or as a Grolman lead with a choice to make). Chat
     /// adapters play such a message as `/move`; anything else is chat, for no one to answer.
     /// Most chat is told apart by its characters alone ([`could_be_move`]), before the game is
     /// loaded and replayed: a busy room costs the database nothing.
@@ -56,11 +74,23 @@ impl Host {
         }
         let found =
             self.load_active(platform, channel).await.map_err(|refusal| HostError::Broken(refusal.text().into()))?;
-        let Some(table) = found else { return Ok(false) };
-        if table.color_of(user_id) != Some(table.to_move()) || text.len() > 40 {
+        let position = match found {
+            Some(table) if table.color_of(user_id).is_some() => {
+                if table.color_of(user_id) != Some(table.to_move()) {
+                    return Ok(false);
+                }
+                table.position().clone()
+            }
+            // Someone who does not play here answers their open puzzle here, if they have one.
+            _ => match self.puzzle_position(platform, channel, user_id).await? {
+                Some(position) => position,
+                None => return Ok(false),
+            },
+        };
+        if text.len() > BARE_MOVE_LENGTH {
             return Ok(false);
         }
-        Ok(match table.position().parse_move(text) {
+        Ok(match position.parse_move(text) {
             Ok(_) => true,
             Err(e) => matches!(e.problem, Problem::Ambiguous(_)),
         })

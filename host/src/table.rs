@@ -163,7 +163,13 @@ impl Ctx<'_> {
     /// The game a command acts on: the channel's active game, which must be `game` when the
     /// command names one (a button made for a game that has since ended changes nothing).
     pub(crate) async fn table(&self, game: Option<GameId>) -> Result<Table, Refusal> {
-        match (self.active_table().await?, game) {
+        let active = self.active_table().await?;
+        self.table_of(active, game)
+    }
+
+    /// [`Ctx::table`], given the channel's active game as read.
+    pub(crate) fn table_of(&self, active: Option<Table>, game: Option<GameId>) -> Result<Table, Refusal> {
+        match (active, game) {
             (Some(table), Some(id)) if table.id() != id => {
                 told(format!("Game {id} is over; this channel's game now is game {}.", table.id()))
             }

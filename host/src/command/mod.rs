@@ -117,6 +117,11 @@ pub enum Command<U = User> {
     Gif {
         game: GameId,
     },
+    /// A puzzle from the games played here (of `variant`, if named); the player's moves in
+    /// the channel then answer it (see `puzzles::command` for when a move is an answer).
+    Puzzle {
+        variant: Option<Variant>,
+    },
     Rules {
         variant: Option<Variant>,
     },
@@ -135,6 +140,8 @@ pub enum Command<U = User> {
     Help,
     /// `/help play`: how games against Chimera go, and how strong each level is.
     PlayHelp,
+    /// `/help puzzle`: where puzzles come from, how to answer, how they are rated.
+    PuzzleHelp,
     /// `/tournament <sub> ...` (and `/help tournament`, which is `Tournament(Help)`).
     Tournament(TournamentCommand<U>),
     /// `/settings [web:on|off]`: shows the settings, or changes those given.
@@ -264,6 +271,8 @@ impl<U> Command<U> {
             Command::Gif { game } => Command::Gif { game },
             Command::Analyse { game } => Command::Analyse { game },
             Command::Rules { variant } => Command::Rules { variant },
+            Command::Puzzle { variant } => Command::Puzzle { variant },
+            Command::PuzzleHelp => Command::PuzzleHelp,
             Command::Leaderboard { variant } => Command::Leaderboard { variant },
             Command::Help => Command::Help,
             Command::PlayHelp => Command::PlayHelp,
@@ -290,6 +299,8 @@ impl<U> Command<U> {
             Command::Analyse { .. } => "analyse",
             Command::Gif { .. } => "gif",
             Command::Rules { .. } => "rules",
+            Command::Puzzle { .. } => "puzzle",
+            Command::PuzzleHelp => "help puzzle",
             Command::Rating { .. } => "rating",
             Command::Leaderboard { .. } => "leaderboard",
             Command::History { .. } => "history",

@@ -414,6 +414,16 @@ pub const COMMANDS: &[CommandSpec] = &[
         },
     },
     CommandSpec {
+        name: "puzzle",
+        usage: "/puzzle [variant]",
+        about: "a puzzle from the games played here; answer with `/move` (`/help puzzle` says how)",
+        parse: |mut a| {
+            let variant = a.parse("variant", true)?;
+            a.done()?;
+            Ok(Command::Puzzle { variant })
+        },
+    },
+    CommandSpec {
         name: "rules",
         usage: "/rules [variant]",
         about: "the rules of a variant, with diagrams",
@@ -487,8 +497,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "help",
-        usage: "/help [tournament|play]",
-        about: "this list (or how tournaments work, or how playing Chimera works)",
+        usage: "/help [tournament|play|puzzle]",
+        about: "this list (or how tournaments, playing Chimera or puzzles work)",
         parse: |mut a| {
             let topic = a.take("topic", true);
             a.done()?;
@@ -496,9 +506,10 @@ pub const COMMANDS: &[CommandSpec] = &[
                 None => Ok(Command::Help),
                 Some("tournament" | "tournaments") => Ok(Command::Tournament(TournamentCommand::Help)),
                 Some("play" | "chimera" | "engine") => Ok(Command::PlayHelp),
+                Some("puzzle" | "puzzles") => Ok(Command::PuzzleHelp),
                 Some(other) => Err(CommandError::Value(format!(
                     "there is no help on `{other}`: `/help` lists the commands, `/help tournament` explains tournaments, \
-                     `/help play` games against Chimera"
+                     `/help play` games against Chimera, `/help puzzle` puzzles"
                 ))),
             }
         },

@@ -216,6 +216,8 @@ fn command() -> impl Strategy<Value = Command> {
         (1i64..1_000_000).prop_map(|game| Command::Gif { game }),
         (1i64..1_000_000).prop_map(|game| Command::Analyse { game }),
         prop::option::of(variant()).prop_map(|variant| Command::Rules { variant }),
+        prop::option::of(variant()).prop_map(|variant| Command::Puzzle { variant }),
+        Just(Command::PuzzleHelp),
         (prop::option::of(user()), prop::option::of(variant()))
             .prop_map(|(user, variant)| Command::Rating { user, variant }),
         variant().prop_map(|variant| Command::Leaderboard { variant }),
@@ -288,4 +290,19 @@ fn settings_read_a_switch_and_refuse_anything_else() {
         Err(CommandError::UnknownOption { command: "settings", option: "theme".into() })
     );
     assert!(read("/settings on").is_err(), "a bare word says nothing about which setting");
+}
+
+#[test]
+fn puzzle_reads_an_optional_variant() {
+    let read = |line: &str| line.parse::<Command<Mention>>();
+    assert_eq!(read("/puzzle"), Ok(Command::Puzzle { variant: None }));
+    assert_eq!(read("/puzzle golem"), Ok(Command::Puzzle { variant: Some(Variant::Golem) }));
+    assert_eq!(read("/puzzle variant:werewolf"), Ok(Command::Puzzle { variant: Some(Variant::Werewolf) }));
+    assert_eq!(read("/help puzzle"), Ok(Command::PuzzleHelp));
+    assert_eq!(Command::<User>::Puzzle { variant: Some(Variant::Chess) }.to_string(), "/puzzle variant:chess");
+    assert!(read("/puzzle checkers").is_err(), "no such variant");
+    assert_eq!(
+        read("/puzzle chess level:3"),
+        Err(CommandError::UnknownOption { command: "puzzle", option: "level".into() })
+    );
 }

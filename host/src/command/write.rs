@@ -99,6 +99,14 @@ impl Display for Command<User> {
                 line.name("gif")?;
                 line.opt("game", Some(game))
             }
+            Command::Puzzle { variant } => {
+                line.name("puzzle")?;
+                line.opt("variant", variant.map(|v| v.id()))
+            }
+            Command::PuzzleHelp => {
+                line.name("help")?;
+                line.word("puzzle")
+            }
             Command::Rules { variant } => {
                 line.name("rules")?;
                 line.opt("variant", variant.map(|v| v.id()))

@@ -22,11 +22,11 @@ use tokio::sync::oneshot;
 /// The transposition table of each searcher, in MiB.
 pub(crate) const HASH_MB: usize = 8;
 
-/// One search: the game's positions (start first, for repetitions) and its limits.
-struct Job {
-    positions: Vec<Position>,
-    limits: Limits,
-    answer: oneshot::Sender<SearchResult>,
+/// What a thread is asked to do: one search (the game's positions, start first for
+/// repetitions, and its limits), or one step of background work (see [`Pool::run`]).
+enum Job {
+    Search { positions: Vec<Position>, limits: Limits, answer: oneshot::Sender<SearchResult> },
+    Step(Box<dyn FnOnce() + Send>),
 }
 
 /// The pool. Dropping it lets its threads finish their current search and end.
@@ -65,15 +65,32 @@ impl Pool {
     /// Searches the last of `positions` within `limits` on a worker thread. `None` when this
     /// pool has no threads, or they are gone.
     pub async fn think(&self, positions: Vec<Position>, limits: Limits) -> Option<SearchResult> {
-        let jobs = self.jobs.as_ref()?;
         let (answer, result) = oneshot::channel();
+        self.send(Job::Search { positions, limits, answer })?;
+        result.await.ok()
+    }
+
+    /// Runs `step` on a worker thread, in the one queue with the searches: a step that keeps
+    /// a thread from a game's search for at most its own length. Background work (the puzzle
+    /// job) sends its next step only once the last is done, so a game waits for one step at
+    /// most. `None` when this pool has no threads, or they are gone (or `step` panicked).
+    pub async fn run<T: Send + 'static>(&self, step: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let (answer, result) = oneshot::channel();
+        self.send(Job::Step(Box::new(move || {
+            let _ = answer.send(step());
+        })))?;
+        result.await.ok()
+    }
+
+    fn send(&self, job: Job) -> Option<()> {
+        let jobs = self.jobs.as_ref()?;
         self.queued.inc();
-        let sent = jobs.lock().unwrap_or_else(|e| e.into_inner()).send(Job { positions, limits, answer });
+        let sent = jobs.lock().unwrap_or_else(|e| e.into_inner()).send(job);
         if sent.is_err() {
             self.queued.dec();
             return None;
         }
-        result.await.ok()
+        Some(())
     }
 }
 
@@ -89,11 +106,21 @@ fn work(receiver: &Mutex<mpsc::Receiver<Job>>, queued: &Gauge) {
             Err(_) => return,
         };
         queued.dec();
-        let Some(variant) = job.positions.last().map(Position::variant) else { continue };
+        let (positions, limits, answer) = match job {
+            Job::Search { positions, limits, answer } => (positions, limits, answer),
+            Job::Step(step) => {
+                // A step that panics loses its answer (its asker hears `None`), not the thread.
+                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(step)).is_err() {
+                    tracing::error!("a background step on an engine thread panicked");
+                }
+                continue;
+            }
+        };
+        let Some(variant) = positions.last().map(Position::variant) else { continue };
         let searcher = searchers.entry(variant).or_insert_with(|| Searcher::new(variant, HASH_MB));
-        let result = searcher.search(&job.positions, &job.limits, &never, &mut |_| {});
+        let result = searcher.search(&positions, &limits, &never, &mut |_| {});
         // The asker may have given up (its process is stopping): nothing to do then.
-        let _ = job.answer.send(result);
+        let _ = answer.send(result);
     }
 }
 

@@ -11,6 +11,8 @@
 //! - The process says it is alive on a timer of its own, well inside the window in which a
 //!   heartbeat means alive, so a long tick never makes a process starting beside it take it for
 //!   dead (see the host's `schedule.rs`).
+//! - Finished games are searched for puzzles in the background, within the operator's CPU
+//!   budget (`CHIMERA_PUZZLE_CPU`).
 //! - The loops stop when their [`Background`] is dropped.
 
 use std::future::Future;
@@ -79,8 +81,13 @@ impl Background {
     pub fn start(host: &Host, places: impl Places + 'static, tick: Duration) -> Background {
         // Well inside the window in which a heartbeat means "alive", whatever the tick.
         let beat = tick.min(Duration::from_millis(host::ALIVE_WINDOW_MS as u64 / 4));
-        let tasks =
-            vec![tokio::spawn(schedule(host.clone(), places, tick)), tokio::spawn(heartbeat(host.clone(), beat))];
+        let puzzles = host.clone();
+        let tasks = vec![
+            tokio::spawn(schedule(host.clone(), places, tick)),
+            tokio::spawn(heartbeat(host.clone(), beat)),
+            // Within its CPU budget; it returns at once when that is 0.
+            tokio::spawn(async move { puzzles.run_puzzle_job().await }),
+        ];
         Background { tasks }
     }
 }

@@ -48,6 +48,8 @@ pub struct Common {
     pub limits: host::Limits,
     /// Threads Chimera thinks on in games against it (0: another process does).
     pub engine_threads: usize,
+    /// The puzzle job's CPU budget, in percent of one core (0: off).
+    pub puzzle_cpu: u32,
     /// Where `/healthz` and `/metrics` are served, if anywhere (see `http.rs`).
     pub http_addr: Option<std::net::SocketAddr>,
     /// Where the web pages are served beside the bot, if anywhere; `chimera web`'s address.
@@ -78,6 +80,7 @@ impl Common {
             tick: Duration::from_secs(1),
             limits: host::Limits::default(),
             engine_threads: host::default_engine_threads(),
+            puzzle_cpu: host::DEFAULT_PUZZLE_CPU,
             http_addr: None,
             web_addr: None,
             web_url: None,
@@ -134,6 +137,9 @@ impl Common {
         })? {
             common.engine_threads = n;
         }
+        if let Some(percent) = puzzle_cpu(get)? {
+            common.puzzle_cpu = percent;
+        }
         common.http_addr = parse_with("CHIMERA_HTTP_ADDR", get, |v| {
             v.parse::<std::net::SocketAddr>()
                 .map_err(|_| "needs an address and port, such as 127.0.0.1:9100 or [::1]:9100".into())
@@ -151,10 +157,19 @@ impl Common {
         host.theme = self.theme;
         host.limits = self.limits;
         host.engine_threads = self.engine_threads;
+        host.puzzle_cpu = self.puzzle_cpu;
         host.web_url = self.web_url.clone();
         host.analysis_engines = self.analysis_engines.clone();
         host
     }
+}
+
+/// `CHIMERA_PUZZLE_CPU`: the puzzle job's CPU budget in percent of one core, if set.
+pub fn puzzle_cpu(get: &impl Fn(&str) -> Option<String>) -> Result<Option<u32>, SettingsError> {
+    parse_with("CHIMERA_PUZZLE_CPU", get, |v| match v.parse::<u32>() {
+        Ok(n) if n <= 100 => Ok(n),
+        _ => Err("needs a share of one core in percent, from 0 (off) to 100".into()),
+    })
 }
 
 /// `CHIMERA_WEB_ADDR`: where the web pages are served, if set.
@@ -342,6 +357,19 @@ mod tests {
             };
             let err = super::Common::from_lookup(&env).unwrap_err().to_string();
             assert!(err.contains("CHIMERA_ANALYSIS_ENGINE_CHESS_OPTIONS="), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_puzzle_budget_is_a_share_of_one_core() {
+        let with = |value: &'static str| move |name: &str| (name == "CHIMERA_PUZZLE_CPU").then(|| value.to_string());
+        assert_eq!(super::Common::from_lookup(&|_: &str| None).unwrap().puzzle_cpu, host::DEFAULT_PUZZLE_CPU);
+        let off = super::Common::from_lookup(&with("0")).unwrap();
+        assert_eq!((off.puzzle_cpu, off.host("discord").puzzle_cpu), (0, 0));
+        assert_eq!(super::Common::from_lookup(&with("100")).unwrap().puzzle_cpu, 100);
+        for bad in ["101", "-5", "a quarter"] {
+            let err = super::Common::from_lookup(&with(bad)).unwrap_err().to_string();
+            assert!(err.starts_with("CHIMERA_PUZZLE_CPU=") && err.contains("from 0 (off) to 100"), "{err}");
         }
     }
 

@@ -9,7 +9,8 @@
 //!
 //! The console is the host's adapter for the platform `console`, where a user's id is their
 //! name. It prints every reply, draws boards as text, and writes each board picture to a folder.
-//! Interactively it runs the scheduler every second; with `--script` it ticks after each line.
+//! Interactively it runs the scheduler every second and the puzzle job (`CHIMERA_PUZZLE_CPU`);
+//! with `--script` it ticks after each line, and leaves finding puzzles to the chat bots.
 //! It shows no progress of long commands (an analysis): the reply is printed when it is ready,
 //! so a script's transcript is the same on any machine.
 
@@ -82,6 +83,9 @@ async fn session(args: ConsoleArgs) -> Result<ExitCode> {
     // Links to the web pages, as from a chat bot, when the environment gives their address.
     settings.web_url = crate::settings::web_url(&env)?;
     settings.analysis_engines = crate::settings::analysis_engines(&env)?;
+    if let Some(percent) = crate::settings::puzzle_cpu(&env)? {
+        settings.puzzle_cpu = percent;
+    }
     let host = Host::open(settings).await?;
     // The web pages beside the console, as beside a chat bot, when the environment asks.
     let web_addr = crate::settings::web_addr(&env)?;
@@ -134,6 +138,11 @@ async fn interactive(console: &Console, printer: &mut Printer, args: &ConsoleArg
             }
         }
     });
+    // Finished games are searched for puzzles as beside a chat bot (a script has no time for
+    // it: its transcript is the same on any machine).
+    let puzzles = console.host().clone();
+    let job = tokio::spawn(async move { puzzles.run_puzzle_job().await });
+    let _stop_job = AbortOnDrop(job);
     let mut ticks = tokio::time::interval(Duration::from_secs(1));
     loop {
         tokio::select! {
@@ -158,6 +167,15 @@ async fn interactive(console: &Console, printer: &mut Printer, args: &ConsoleArg
     }
     printer.messages(&mut io::stdout().lock(), &args.channel, &console.tick().await)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Ends a background task when the session ends.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// The console's side of the host: turns lines into requests, and opens new channels.

@@ -28,6 +28,7 @@ pub fn all() -> Vec<poise::Command<super::Data, Error>> {
         pgn(),
         gif(),
         analyse(),
+        puzzle(),
         rules(),
         rating(),
         leaderboard(),
@@ -329,6 +330,15 @@ pub async fn gif(
     run(ctx, Ok(Command::Gif { game })).await
 }
 
+/// A puzzle from the games played here; answer it with /move
+#[poise::command(slash_command, guild_only)]
+pub async fn puzzle(
+    ctx: Context<'_>,
+    #[description = "One variant only (any, by default)"] variant: Option<VariantOption>,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Puzzle { variant: variant.map(Into::into) })).await
+}
+
 /// The rules of a variant, with diagrams
 #[poise::command(slash_command)]
 pub async fn rules(
@@ -396,6 +406,8 @@ pub enum HelpTopic {
     Tournament,
     #[name = "playing Chimera"]
     Play,
+    #[name = "puzzles"]
+    Puzzle,
 }
 
 /// What Chimera can do
@@ -405,6 +417,7 @@ pub async fn help(ctx: Context<'_>, #[description = "A topic"] topic: Option<Hel
         None => Command::Help,
         Some(HelpTopic::Tournament) => Command::Tournament(host::TournamentCommand::Help),
         Some(HelpTopic::Play) => Command::PlayHelp,
+        Some(HelpTopic::Puzzle) => Command::PuzzleHelp,
     };
     run(ctx, Ok(command)).await
 }

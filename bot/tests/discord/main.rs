@@ -11,5 +11,6 @@ mod games;
 mod operate;
 mod opponent;
 mod platform;
+mod puzzles;
 mod setup;
 mod tournaments;

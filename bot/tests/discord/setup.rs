@@ -27,6 +27,11 @@ async fn commands_are_registered_in_the_guild_with_typed_options() {
     let mv = option("move", "move");
     assert_eq!((mv["type"].clone(), mv["autocomplete"].clone()), (3.into(), true.into()));
     assert_eq!(option("pgn", "game")["type"], 4);
+    let puzzle = option("puzzle", "variant");
+    assert_eq!(
+        (puzzle["required"].as_bool().unwrap_or(false), puzzle["choices"].as_array().map(Vec::len)),
+        (false, Some(6))
+    );
     let web = option("settings", "web");
     let choices: Vec<&str> = web["choices"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!((web["required"].as_bool().unwrap_or(false), choices), (false, vec!["on", "off"]));

@@ -1,0 +1,52 @@
+//! Puzzles on the console: a game played there, scanned by the host's puzzle job (which a
+//! script leaves to the chat bots, so the test runs one scan itself), then `/puzzle` and the
+//! moves that answer it, as a user types them.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `script` on the console against the database `db`.
+fn run(dir: &Path, db: &Path, script: &str) -> String {
+    let path = dir.join("session.txt");
+    std::fs::write(&path, script).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .arg("console")
+        .arg("--script")
+        .arg(&path)
+        .arg("--db")
+        .arg(db)
+        .arg("--boards")
+        .arg(dir.join("boards"))
+        .output()
+        .expect("chimera runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    stdout
+}
+
+#[tokio::test]
+async fn a_puzzle_from_a_console_game_is_served_and_a_wrong_answer_shows_the_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("chimera.db");
+    let game = "alice: /challenge @bob variant:chess color:white\nbob: /accept\n\
+                alice: /move e4\nbob: /move e5\nalice: /move Qh5\nbob: /move Nc6\n\
+                alice: /move Bc4\nbob: /move Nf6\nalice: /move Qxf7#\n";
+    let played = run(dir.path(), &db, game);
+    assert!(played.contains("White wins by checkmate"), "{played}");
+
+    let host = host::Host::open(host::Settings::new(db.clone(), "console")).await.unwrap();
+    let scanned = host.scan_next_game().await.unwrap().expect("the game waits to be scanned");
+    assert!(scanned.puzzles >= 1, "{scanned:?}");
+    drop(host);
+
+    let session =
+        run(dir.path(), &db, "carol: /puzzle chess\ncarol: /move Nf3\ncarol: /move Qxf7#\ncarol: /puzzle chess\n");
+    assert!(session.contains("White to move: find the winning move."), "{session}");
+    // The board is drawn as text, from the solver's side.
+    assert!(session.contains("Wrong: Nf3 is not it"), "{session}");
+    assert!(session.contains("The solution: 4. Qxf7#."), "{session}");
+    assert!(session.contains("Your Chess puzzle rating: 1500? →"), "{session}");
+    // The puzzle is over: the next move is no answer, and it is not served again.
+    assert!(session.contains("There is no game in #general"), "{session}");
+    assert!(session.contains("There is no Chess puzzle here for you yet"), "{session}");
+}

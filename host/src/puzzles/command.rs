@@ -332,7 +332,7 @@ impl Host {
         view.markers = Markers::None;
         let png = self.inner.renderer.board_png(&view);
         let alt = format!(
-            "{} puzzle {}: {} to move, {} at the bottom",
+            "{} board of puzzle {}, {} to move, {} at the bottom",
             line.variant.name(),
             puzzle.id,
             position.turn(),

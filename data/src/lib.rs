@@ -116,6 +116,7 @@ mod sql;
 mod sqlite;
 mod text;
 mod tournaments;
+mod user_settings;
 mod web;
 
 #[cfg(test)]
@@ -146,6 +147,7 @@ pub use ratings::{Glicko, Rating, RatingUpdate};
 pub use tournaments::{
     Entrant, Format, NewPairing, NewTournament, Pairing, PairingResult, Round, Tournament, TournamentState,
 };
+pub use user_settings::{Bottom, QuietHours, TurnNotice, UserSettings};
 pub use web::{NotAWebKey, WebKey};
 
 /// Milliseconds since the Unix epoch.

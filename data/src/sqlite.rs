@@ -33,6 +33,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/sqlite/013_web.sql")),
         M::up(include_str!("migrations/sqlite/014_puzzles.sql")),
         M::up(include_str!("migrations/sqlite/015_analyses.sql")),
+        M::up(include_str!("migrations/sqlite/016_user_settings.sql")),
     ])
 }
 

@@ -306,7 +306,8 @@ pub(crate) fn started(cx: &Ctx<'_>, table: &Table, asked_in: &str) -> Reply {
         table.variant().name(),
         to_move_line(table),
     );
-    let start = cx.host.board_message(table, text).mentioning(&table.user(table.to_move()));
+    let look = cx.host.look_at(table).await;
+    let start = cx.host.board_message(table, text, &look).mentioning(&table.user(table.to_move()));
     if g.channel == asked_in {
         return Reply::one(start);
     }

@@ -34,7 +34,8 @@ pub(crate) async fn board(cx: &Ctx<'_>, in_words: bool) -> Handled {
         to_move_line(&table)
     );
     if !in_words {
-        return Ok(Reply::one(cx.host.board_message(&table, text)));
+        let look = cx.host.look_for(Some(&cx.user().id)).await;
+        return Ok(Reply::one(cx.host.board_message(&table, text, &look)));
     }
     match table.record.moves.last() {
         Some(last) => text.push_str(&format!(" Last move: {} {}.", move_number(table.ply()), last.san)),
@@ -85,7 +86,8 @@ pub(crate) async fn moves(cx: &Ctx<'_>, square: Option<Square>) -> Handled {
         None => format!("{} ({})", table.name(position.turn()), position.turn()),
     };
     let text = format!("{whose} can play {}: {}.", count(sans.len(), "move"), sans.join(", "));
-    let mut message = Message::text(text).with_image(cx.host.board_image(&table, markers, &name));
+    let look = cx.host.look_for(Some(&cx.user().id)).await;
+    let mut message = Message::text(text).with_image(cx.host.board_image(&table, markers, &name, &look));
     message.private = true;
     Ok(Reply::one(message))
 }

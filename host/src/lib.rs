@@ -41,6 +41,7 @@ mod lost;
 mod offers;
 mod opponent;
 mod outbox;
+mod personal;
 mod play;
 mod progress;
 mod remind;
@@ -68,13 +69,15 @@ pub use command::{
 };
 /// What the contract names from storage and pictures, so adapters need neither crate.
 pub use data::{
-    default_path as default_database, ChallengeId, Format, GameId, Location, LocationError, TournamentId, WebKey,
+    default_path as default_database, Bottom, ChallengeId, Format, GameId, Location, LocationError, QuietHours,
+    TournamentId, WebKey,
 };
 pub use engine::Level;
 pub use limits::Limits;
 pub use lost::Lost;
 pub use metrics::{Health, Metrics, OUTBOX_BOUND};
 pub use opponent::DEFAULT_LEVEL;
+pub use personal::{read_quiet, zones_matching, ThemeChoice, Zone};
 pub use progress::{Progress, Task};
 pub use render::Theme;
 pub use reply::{Button, ButtonStyle, Image, ImageFormat, Message, Reply, ShownBoard};

@@ -149,7 +149,8 @@ async fn take_back(cx: &Ctx<'_>, mut table: Table, plies: u32, by: Color) -> Han
     );
     // Chimera may be to move again.
     opponent::wake(cx.host, &table);
-    Ok(Reply::one(cx.host.board_message(&table, text).mentioning(&table.user(table.to_move()))))
+    let look = cx.host.look_at(&table).await;
+    Ok(Reply::one(cx.host.board_message(&table, text, &look).mentioning(&table.user(table.to_move()))))
 }
 
 /// A draw offered to Chimera: it looks at the position and answers at once, drawing a

@@ -259,8 +259,12 @@ impl Host {
             None => message,
             Some(Picture::Board(game)) => {
                 let table = self.load_table(game).await?;
-                let board = self.board_message(&table, String::new());
+                let look = self.look_at(&table).await;
+                let board = self.board_message(&table, String::new(), &look);
                 message.images = board.images;
+                if look.described {
+                    message.text = format!("{}\n{}", message.text, board.text);
+                }
                 message
             }
             Some(Picture::Replay(game)) => {

@@ -104,7 +104,8 @@ async fn append(cx: &Ctx<'_>, table: Table, m: Move) -> Handled {
             if ended.is_none() {
                 super::opponent::wake(cx.host, &table);
             }
-            let message = cx.host.move_message(&table, ended.as_ref());
+            let look = cx.host.look_at(&table).await;
+            let message = cx.host.move_message(&table, ended.as_ref(), &look);
             Ok(Reply::one(match ended {
                 Some(ended) => cx.host.with_replay(&table.with_end(ended.game), message).await,
                 None => message,
@@ -200,7 +201,8 @@ where
 async fn moved_on(cx: &Ctx<'_>, game_id: GameId, why: &str) -> Handled {
     let message = match cx.active_table().await? {
         Some(table) if table.id() == game_id => {
-            cx.host.board_message(&table, format!("{why} {}", super::view::to_move_line(&table)))
+            let look = cx.host.look_for(Some(&cx.user().id)).await;
+            cx.host.board_message(&table, format!("{why} {}", super::view::to_move_line(&table)), &look)
         }
         _ => Message::text(format!("{why} Game {game_id} is over.")),
     };

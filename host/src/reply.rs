@@ -104,6 +104,10 @@ pub struct Message {
     pub error: bool,
     /// Posted in another channel than the one the command came from (a new game's thread).
     pub channel: Option<String>,
+    /// Posted to this user alone, in a direct chat the adapter finds or opens with them (a
+    /// Discord DM, a Matrix direct room; the console prints it marked as theirs): a turn's
+    /// notice. `channel` is then unused.
+    pub to: Option<User>,
     /// An announcement's idempotency key, unique in the deployment: the adapter hands it to
     /// the network (Discord's nonce, Matrix's transaction id) so that an announcement posted
     /// twice (its process died between posting it and recording that) shows once.
@@ -150,6 +154,12 @@ impl Message {
 
     pub fn in_channel(mut self, channel: &str) -> Message {
         self.channel = Some(channel.to_string());
+        self
+    }
+
+    /// The message for `user` alone, in a direct chat with them.
+    pub fn to_user(mut self, user: &User) -> Message {
+        self.to = Some(user.clone());
         self
     }
 }

@@ -1,26 +1,29 @@
-//! What players see of a game: board pictures (from the side of the player to move, the last
-//! move tinted) and the words around them.
+//! What players see of a game: board pictures (as their viewer's settings draw them, from the
+//! side to move unless the viewer asks for their own; the last move tinted) and the words
+//! around them.
 
 use render::{move_squares, BoardView, Markers};
 use rules::{Color, Square};
 
 use super::end::Ended;
+use super::personal::Look;
 use super::table::Table;
 use super::{board_text, Host, Image, Message, ShownBoard, Typed};
 
 impl Host {
-    /// The current board of `table`, seen from the side to move, with `markers`; `name` ends
-    /// the file name (`game-12-ply-7.png`).
-    pub(crate) fn board_image(&self, table: &Table, markers: Markers, name: &str) -> Image {
+    /// The current board of `table` as `look` draws it (from the side it puts at the bottom),
+    /// with `markers`; `name` ends the file name (`game-12-ply-7.png`).
+    pub(crate) fn board_image(&self, table: &Table, markers: Markers, name: &str, look: &Look) -> Image {
         let position = table.position();
         let last_move = table.game.moves().last().copied();
-        let flipped = position.turn() == Color::Black;
-        let settings = self.settings();
+        let bottom = look.bottom_of(table);
+        let flipped = bottom == Color::Black;
         let mut view = BoardView::new(position)
             .flipped(flipped)
             .markers(markers.clone())
-            .theme(settings.theme)
-            .size(settings.board_size)
+            .theme(look.theme)
+            .coordinates(look.coordinates)
+            .size(self.settings().board_size)
             .players(table.name(Color::White).0, table.name(Color::Black).0);
         view.last_move = last_move;
         let png = self.inner.renderer.board_png(&view);
@@ -31,10 +34,9 @@ impl Host {
         };
         let last = table.record.moves.last().map_or_else(String::new, |m| format!(" after {}", m.san));
         let alt = format!(
-            "{} board{last}, {} ({}) to move, {} at the bottom. {}",
+            "{} board{last}, {} ({}) to move, {bottom} at the bottom. {}",
             table.variant().name(),
             table.name(position.turn()).0,
-            position.turn(),
             position.turn(),
             board_text::pieces(position)
         );
@@ -50,16 +52,22 @@ impl Host {
         }
     }
 
-    /// The board as it stands, for `/board` and after anything that changes it, with the link
-    /// to the game's page (shown only in the game's channel, where its key may be given).
-    pub(crate) fn board_message(&self, table: &Table, text: String) -> Message {
-        let image = self.board_image(table, Markers::None, &format!("ply-{}", table.ply()));
+    /// The board as it stands, for `/board` and after anything that changes it, as `look`
+    /// draws it (with the pieces written out below `text` when it asks), and the link to the
+    /// game's page (shown only in the game's channel, where its key may be given).
+    pub(crate) fn board_message(&self, table: &Table, text: String, look: &Look) -> Message {
+        let image = self.board_image(table, Markers::None, &format!("ply-{}", table.ply()), look);
+        let text = match look.described {
+            true if text.is_empty() => board_text::pieces(table.position()),
+            true => format!("{text}\n{}", board_text::pieces(table.position())),
+            false => text,
+        };
         Message::text(text).with_image(image).with_link(self.game_link(&table.record.game.web_key))
     }
 
     /// What everyone sees after a move: the board, the move, check or the end, and a call to
     /// whoever moves next.
-    pub(crate) fn move_message(&self, table: &Table, ended: Option<&Ended>) -> Message {
+    pub(crate) fn move_message(&self, table: &Table, ended: Option<&Ended>, look: &Look) -> Message {
         let mover = !table.to_move();
         let last = table.record.moves.last().map_or("", |m| m.san.as_str());
         let mut text = format!("{} ({mover}) played {} {last}.", table.name(mover), move_number(table.ply()));
@@ -73,7 +81,7 @@ impl Host {
                 text.push_str(&to_move_line(table));
             }
         }
-        let message = self.board_message(table, text);
+        let message = self.board_message(table, text, look);
         match ended {
             Some(_) => message.mentioning(&table.user(Color::White)).mentioning(&table.user(Color::Black)),
             None => message.mentioning(&table.user(table.to_move())),

@@ -65,14 +65,16 @@ async fn only_a_manager_changes_the_listing_and_anyone_sees_it() {
 }
 
 #[tokio::test]
-async fn the_console_and_direct_messages_have_no_settings() {
+async fn the_console_and_direct_messages_have_no_server_settings() {
     let club = Club::open().await;
     let console = Place::console("general");
     let discord_dm = Place::new("discord", None, "dm-1");
     for place in [&console, &discord_dm] {
-        for line in ["/settings", "/settings web:on", "/settings web:off"] {
+        let shown = answered(&club, place, false, "/settings").await;
+        assert!(shown.contains("No server settings here") && !shown.contains("web:"), "{shown}");
+        for line in ["/settings web:on", "/settings web:off", "/settings web:off theme:blue"] {
             let why = refused(&club, place, true, line).await;
-            assert!(why.contains("the console and direct messages have no settings"), "{line}: {why}");
+            assert!(why.contains("the console and direct messages have only your own settings"), "{line}: {why}");
         }
     }
     assert_eq!(places_with_settings(&club), 0, "nothing written");

@@ -387,17 +387,77 @@ pub enum Switch {
     Off,
 }
 
-/// This server's settings; its managers turn its web listing on or off
+/// Which side is at the bottom of your boards.
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum BottomOption {
+    #[name = "your own side, in your games"]
+    Own,
+    #[name = "the side to move"]
+    ToMove,
+}
+
+impl From<BottomOption> for host::Bottom {
+    fn from(option: BottomOption) -> host::Bottom {
+        match option {
+            BottomOption::Own => host::Bottom::Own,
+            BottomOption::ToMove => host::Bottom::ToMove,
+        }
+    }
+}
+
+/// Your own settings (boards, direct messages on your turn), and this server's
 ///
-/// Discord shows it to those with Manage Server only; the host checks it again, and refuses
-/// a change from anyone else and in direct messages.
-#[poise::command(slash_command, default_member_permissions = "MANAGE_GUILD")]
+/// Everyone changes their own; the host refuses a change of the server's (`web`) from anyone
+/// without Manage Server, and in direct messages.
+#[poise::command(slash_command)]
+#[allow(clippy::too_many_arguments)] // one per option, as Discord shows them
 pub async fn settings(
     ctx: Context<'_>,
-    #[description = "List this server's leaderboards, tournaments and players on the web pages"] web: Option<Switch>,
+    #[description = "Your board theme"]
+    #[autocomplete = "suggest_themes"]
+    theme: Option<String>,
+    #[description = "Letters and numbers around your boards"] coordinates: Option<Switch>,
+    #[description = "Which side is at the bottom of your boards"] bottom: Option<BottomOption>,
+    #[description = "Your boards come with every piece written out by square"] text: Option<Switch>,
+    #[description = "A direct message when it is your move in a correspondence game"] dm: Option<Switch>,
+    #[description = "No direct messages in these hours, like 22:00-07:00, or off"] quiet: Option<String>,
+    #[description = "The time zone of your quiet hours, like Europe/Berlin"]
+    #[autocomplete = "suggest_zones"]
+    zone: Option<String>,
+    #[description = "Managers: list this server's leaderboards, tournaments and players on the web pages"]
+    web: Option<Switch>,
 ) -> Result<(), Error> {
-    let web = web.map(|switch| matches!(switch, Switch::On));
-    run(ctx, Ok(Command::Settings(SettingsCommand { web }))).await
+    let on = |switch: Option<Switch>| switch.map(|switch| matches!(switch, Switch::On));
+    let command = (|| {
+        Ok(SettingsCommand {
+            web: on(web),
+            theme: read(theme)?,
+            coordinates: on(coordinates),
+            bottom: bottom.map(Into::into),
+            text: on(text),
+            dm: on(dm),
+            quiet: quiet.map(|q| host::read_quiet(&q)).transpose()?,
+            zone: read(zone)?,
+        })
+    })();
+    run(ctx, command.map(Command::Settings)).await
+}
+
+/// `/settings theme` autocomplete: the themes whose name starts with what was typed.
+async fn suggest_themes(_ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let typed = typed.trim().to_ascii_lowercase();
+    let names = host::Theme::ALL.iter().map(|t| t.name()).chain(["default"]);
+    let choices = names.filter(|name| name.starts_with(&typed)).map(|name| serenity::AutocompleteChoice::new(name, name));
+    serenity::CreateAutocompleteResponse::new().set_choices(choices.collect())
+}
+
+/// `/settings zone` autocomplete: time zones whose name contains what was typed.
+async fn suggest_zones(_ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let choices = host::zones_matching(typed, CHOICE_LIMIT)
+        .into_iter()
+        .map(|name| serenity::AutocompleteChoice::new(name, name))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]

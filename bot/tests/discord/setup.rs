@@ -36,8 +36,14 @@ async fn commands_are_registered_in_the_guild_with_typed_options() {
     let choices: Vec<&str> = web["choices"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!((web["required"].as_bool().unwrap_or(false), choices), (false, vec!["on", "off"]));
     let settings = commands.iter().find(|c| c.name == "settings").unwrap();
-    // Manage Server (1 << 5): Discord shows the command to managers; the host checks again.
-    assert_eq!(settings.json["default_member_permissions"], "32");
+    // Everyone has settings of their own: the command is shown to all, and the host refuses a
+    // change of the server's from anyone without Manage Server.
+    assert!(settings.json["default_member_permissions"].is_null(), "{}", settings.json);
+    let (theme, zone) = (option("settings", "theme"), option("settings", "zone"));
+    assert_eq!((theme["type"].clone(), theme["autocomplete"].clone()), (3.into(), true.into()));
+    assert_eq!((zone["type"].clone(), zone["autocomplete"].clone()), (3.into(), true.into()));
+    let bottom = option("settings", "bottom");
+    assert_eq!(bottom["choices"].as_array().map(Vec::len), Some(2));
 }
 
 #[tokio::test]

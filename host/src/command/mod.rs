@@ -34,6 +34,7 @@ use rules::{Square, Variant};
 pub use data::ColorChoice;
 pub use read::{CommandError, CommandSpec, COMMANDS};
 pub use read_tournament::NAME_LENGTH;
+pub use super::personal::{ThemeChoice, Zone};
 
 use super::clock::TimeControl;
 use super::User;
@@ -149,19 +150,50 @@ pub enum Command<U = User> {
 }
 
 /// What `/settings` changes: one field per option, `None` where it was not given; with none
-/// given it shows the settings. Each setting belongs to the place (a server manager's to change,
-/// such as `web`) or, later, to the user who speaks (a board theme, issue 27): a new one is a
-/// new field, read and written beside the others.
+/// given it shows the settings. A setting belongs to the place (a server manager's to change,
+/// such as `web`) or to the user who speaks (their board theme, their direct messages): a new
+/// one is a new field, read and written beside the others.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SettingsCommand {
     /// The place's web listing (leaderboards, tournament lists, player pages): on or off.
     pub web: Option<bool>,
+    /// The speaker's board theme.
+    pub theme: Option<ThemeChoice>,
+    /// Coordinates around the speaker's boards.
+    pub coordinates: Option<bool>,
+    /// Which side the speaker's boards show at the bottom.
+    pub bottom: Option<data::Bottom>,
+    /// Whether the speaker's boards come with the pieces written out.
+    pub text: Option<bool>,
+    /// Whether Chimera writes to the speaker directly on their turn in a correspondence game.
+    pub dm: Option<bool>,
+    /// The speaker's quiet hours (`Some(None)`: none).
+    pub quiet: Option<Option<data::QuietHours>>,
+    /// The time zone of the speaker's quiet hours.
+    pub zone: Option<Zone>,
 }
 
 impl SettingsCommand {
     /// Whether it changes nothing, and so only shows.
     pub fn is_show(&self) -> bool {
         self == &SettingsCommand::default()
+    }
+
+    /// Whether it changes any of the speaker's own settings.
+    pub fn is_personal(&self) -> bool {
+        let SettingsCommand { web: _, theme, coordinates, bottom, text, dm, quiet, zone } = self;
+        theme.is_some()
+            || coordinates.is_some()
+            || bottom.is_some()
+            || text.is_some()
+            || dm.is_some()
+            || quiet.is_some()
+            || zone.is_some()
+    }
+
+    /// Whether it changes any of the place's settings.
+    pub fn is_place(&self) -> bool {
+        self.web.is_some()
     }
 }
 

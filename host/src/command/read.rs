@@ -10,6 +10,8 @@ use std::str::FromStr;
 
 use engine::Level;
 
+use crate::personal;
+
 use super::{
     ColorChoice, Command, DrawAction, Mention, OfferAction, SettingsCommand, TournamentCommand, RATED_BY_DEFAULT,
 };
@@ -486,13 +488,26 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "settings",
-        usage: "/settings [web:on|off]",
-        about:
-            "this server's settings; its managers turn its web listing (leaderboards, tournaments, players) on or off",
+        usage: "/settings [theme:<name>] [coordinates:on|off] [bottom:own|to-move] [text:on|off] [dm:on|off] \
+                [quiet:22:00-07:00|off] [zone:<time zone>] [web:on|off]",
+        about: "your own settings (board theme, coordinates, which side is at the bottom, the pieces in words, a \
+                direct message on your turn with quiet hours), and this server's; its managers turn its web \
+                listing on or off",
         parse: |mut a| {
-            let web = a.take("web", false).map(|v| on_off("web", &v)).transpose()?;
+            let value = |e: String| CommandError::Value(e);
+            let switch = |a: &mut Args, key: &str| a.take(key, false).map(|v| on_off(key, &v)).transpose();
+            let command = SettingsCommand {
+                web: switch(&mut a, "web")?,
+                theme: a.take("theme", false).map(|v| v.parse()).transpose().map_err(value)?,
+                coordinates: switch(&mut a, "coordinates")?,
+                bottom: a.take("bottom", false).map(|v| personal::read_bottom(&v)).transpose().map_err(value)?,
+                text: switch(&mut a, "text")?,
+                dm: switch(&mut a, "dm")?,
+                quiet: a.take("quiet", false).map(|v| personal::read_quiet(&v)).transpose().map_err(value)?,
+                zone: a.take("zone", false).map(|v| v.parse()).transpose().map_err(value)?,
+            };
             a.done()?;
-            Ok(Command::Settings(SettingsCommand { web }))
+            Ok(Command::Settings(command))
         },
     },
     CommandSpec {

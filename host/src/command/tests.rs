@@ -226,8 +226,20 @@ fn command() -> impl Strategy<Value = Command> {
         Just(Command::Help),
         Just(Command::PlayHelp),
         tournament().prop_map(Command::Tournament),
-        prop::option::of(any::<bool>()).prop_map(|web| Command::Settings(SettingsCommand { web })),
+        settings().prop_map(Command::Settings),
     ]
+}
+
+/// Every option of `/settings`, each given or not.
+fn settings() -> impl Strategy<Value = SettingsCommand> {
+    let theme = prop_oneof![Just(ThemeChoice::Default), prop::sample::select(render::Theme::ALL.to_vec()).prop_map(ThemeChoice::Named)];
+    let bottom = prop::sample::select(vec![data::Bottom::Own, data::Bottom::ToMove]);
+    let quiet = prop::option::of((0u16..1440, 1u16..1440).prop_map(|(from, len)| data::QuietHours { from, to: (from + len) % 1440 }));
+    let zone = prop::sample::select(vec!["UTC", "Europe/Berlin", "America/Argentina/Buenos_Aires", "Etc/GMT+5"])
+        .prop_map(|z| z.parse::<Zone>().unwrap());
+    let switch = || prop::option::of(any::<bool>());
+    (switch(), prop::option::of(theme), switch(), prop::option::of(bottom), switch(), switch(), prop::option::of(quiet), prop::option::of(zone))
+        .prop_map(|(web, theme, coordinates, bottom, text, dm, quiet, zone)| SettingsCommand { web, theme, coordinates, bottom, text, dm, quiet, zone })
 }
 
 proptest! {
@@ -278,18 +290,54 @@ fn play_reads_its_level_and_refuses_one_that_does_not_exist() {
 #[test]
 fn settings_read_a_switch_and_refuse_anything_else() {
     let read = |line: &str| line.parse::<Command<Mention>>();
-    assert_eq!(read("/settings"), Ok(Command::Settings(SettingsCommand { web: None })));
-    assert_eq!(read("/settings web:on"), Ok(Command::Settings(SettingsCommand { web: Some(true) })));
-    assert_eq!(read("/settings WEB:Off"), Ok(Command::Settings(SettingsCommand { web: Some(false) })));
-    assert_eq!(Command::<User>::Settings(SettingsCommand { web: Some(false) }).to_string(), "/settings web:off");
+    let web = |web| Command::Settings(SettingsCommand { web, ..SettingsCommand::default() });
+    assert_eq!(read("/settings"), Ok(web(None)));
+    assert_eq!(read("/settings web:on"), Ok(web(Some(true))));
+    assert_eq!(read("/settings WEB:Off"), Ok(web(Some(false))));
+    assert_eq!(Command::<User>::Settings(SettingsCommand { web: Some(false), ..SettingsCommand::default() }).to_string(), "/settings web:off");
     assert_eq!(Command::<User>::Settings(SettingsCommand::default()).to_string(), "/settings");
     let err = read("/settings web:maybe").unwrap_err().to_string();
     assert_eq!(err, "`web:maybe` is not a switch: `web:on` or `web:off`");
     assert_eq!(
-        read("/settings theme:blue"),
-        Err(CommandError::UnknownOption { command: "settings", option: "theme".into() })
+        read("/settings colour:blue"),
+        Err(CommandError::UnknownOption { command: "settings", option: "colour".into() })
     );
     assert!(read("/settings on").is_err(), "a bare word says nothing about which setting");
+}
+
+#[test]
+fn settings_read_the_players_own_and_name_what_is_wrong() {
+    let read = |line: &str| line.parse::<Command<Mention>>();
+    let mine = SettingsCommand {
+        theme: Some(ThemeChoice::Named(render::Theme::Blue)),
+        coordinates: Some(false),
+        bottom: Some(data::Bottom::Own),
+        text: Some(true),
+        dm: Some(true),
+        quiet: Some(Some(data::QuietHours { from: 22 * 60, to: 7 * 60 + 30 })),
+        zone: Some("Europe/Berlin".parse().unwrap()),
+        web: None,
+    };
+    assert_eq!(
+        read("/settings theme:blue coordinates:off bottom:own text:on dm:on quiet:22:00-07:30 zone:europe/berlin"),
+        Ok(Command::Settings(mine.clone()))
+    );
+    assert_eq!(
+        Command::<User>::Settings(mine).to_string(),
+        "/settings theme:blue coordinates:off bottom:own text:on dm:on quiet:22:00-07:30 zone:Europe/Berlin"
+    );
+    let quiet_off = SettingsCommand { quiet: Some(None), ..SettingsCommand::default() };
+    assert_eq!(read("/settings quiet:off"), Ok(Command::Settings(quiet_off)));
+    for (line, named) in [
+        ("/settings theme:plaid", "plaid"),
+        ("/settings bottom:left", "left"),
+        ("/settings quiet:late", "late"),
+        ("/settings zone:Mars/Olympus", "Mars/Olympus"),
+        ("/settings coordinates:maybe", "maybe"),
+    ] {
+        let err = read(line).unwrap_err().to_string();
+        assert!(err.contains(named), "{line}: {err}");
+    }
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::fmt::{self, Display, Formatter, Write};
 use super::read::is_option_key;
 use super::{ColorChoice, Command, DrawAction, OfferAction, SettingsCommand, Starts, TournamentCommand};
 use crate::clock::{civil_from_days, DAY_MS};
+use crate::personal;
 use crate::User;
 
 /// A person as command text names them: `@` and their platform id (a Matrix id already starts
@@ -134,8 +135,15 @@ impl Display for Command<User> {
                 line.name("tournament")?;
                 tournament(&mut line, sub)
             }
-            Command::Settings(SettingsCommand { web }) => {
+            Command::Settings(SettingsCommand { web, theme, coordinates, bottom, text, dm, quiet, zone }) => {
                 line.name("settings")?;
+                line.opt("theme", *theme)?;
+                line.opt("coordinates", coordinates.map(on_off))?;
+                line.opt("bottom", bottom.map(personal::bottom_text))?;
+                line.opt("text", text.map(on_off))?;
+                line.opt("dm", dm.map(on_off))?;
+                line.opt("quiet", quiet.map(personal::write_quiet))?;
+                line.opt("zone", *zone)?;
                 line.opt("web", web.map(on_off))
             }
         }

@@ -8,6 +8,7 @@ use super::clock::{format_duration, TimeControl};
 use super::command::ColorChoice;
 use super::stored::{self, Terms};
 use super::table::Table;
+use super::turn_notice::NextTurn;
 use super::view::to_move_line;
 use super::{told, ButtonStyle, Command, Ctx, Handled, Message, Refusal, Reply, Typed, User};
 
@@ -238,14 +239,18 @@ async fn start_game(cx: &Ctx<'_>, challenge: &Challenge) -> Handled {
                 };
                 let game = tx.accept_challenge(id, &acceptance, now)?;
                 let record = tx.game_record(game.id)?;
-                Ok(Ok((record, tx.player(game.white)?, tx.player(game.black)?)))
+                let (white, black) = (tx.player(game.white)?, tx.player(game.black)?);
+                if let Some(first) = NextTurn::first(&game, &white) {
+                    first.queue(tx, now)?;
+                }
+                Ok(Ok((record, white, black)))
             })
             .await;
         match accepted {
             Ok(Err(why)) => return told(why),
             Ok(Ok((record, white, black))) => {
                 let table = Table::new(record, white, black)?;
-                return Ok(started(cx, &table, &challenge.channel));
+                return Ok(started(cx, &table, &challenge.channel).await);
             }
             // Someone started a game where this one was to go: it goes somewhere new.
             Err(data::Error::ChannelBusy { .. }) => place = Some(open_place(cx, challenge, variant).await?),
@@ -294,7 +299,7 @@ pub(crate) async fn open_place_titled(cx: &Ctx<'_>, title: &str) -> Result<Strin
 
 /// The announcement of a new game, where it is played, and a pointer to it from `asked_in`
 /// (the channel of the challenge) when that is elsewhere.
-pub(crate) fn started(cx: &Ctx<'_>, table: &Table, asked_in: &str) -> Reply {
+pub(crate) async fn started(cx: &Ctx<'_>, table: &Table, asked_in: &str) -> Reply {
     let g = &table.record.game;
     let time = table.describe_time();
     let rated = if g.rated { "rated" } else { "unrated" };

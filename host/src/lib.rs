@@ -51,6 +51,7 @@ mod settings;
 mod stored;
 mod suggest;
 mod table;
+mod turn_notice;
 mod view;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -474,6 +475,7 @@ impl Host {
             Command::Analyse { game } => analysis::analyse(cx, *game).await,
             Command::Puzzle { variant } => puzzles::command::puzzle(cx, *variant).await,
             Command::PuzzleHelp => Ok(Reply::one(Message::text(include_str!("help/puzzle.md").trim_end()))),
+            Command::SettingsHelp => Ok(Reply::one(Message::text(include_str!("help/settings.md").trim_end()))),
             Command::Rules { variant } => info::rules(cx, *variant),
             Command::Rating { user, variant } => info::rating(cx, user.as_ref(), *variant).await,
             Command::Leaderboard { variant } => info::leaderboard(cx, *variant).await,
@@ -494,7 +496,12 @@ impl Host {
         self.inner.throttle.forget_quiet(self.now());
         // Each step commits on its own, with its announcements; one that fails changes nothing
         // and the next tick retries.
-        for step in [schedule::tick(self).await, remind::reminders(self).await, opponent::wake_forgotten(self).await] {
+        for step in [
+            schedule::tick(self).await,
+            remind::reminders(self).await,
+            turn_notice::send_due(self).await,
+            opponent::wake_forgotten(self).await,
+        ] {
             if let Err(refusal) = step {
                 tracing::warn!("the scheduler's step failed: {}", refusal.text());
             }

@@ -47,6 +47,9 @@ const ATTEMPTS: u32 = 6;
 /// The wait before the next attempt, per failed attempt so far.
 const RETRY_MS: i64 = 5_000;
 
+/// What a direct message's outbox channel starts with, before its person's id.
+const DIRECT: &str = "direct:";
+
 /// Announcements claimed at a time, and batches posted per delivery at most (what is left waits
 /// for the next tick).
 const BATCH: u32 = 32;
@@ -94,6 +97,9 @@ struct Stored {
     /// Absent in announcements queued before links were made: their picture's page is taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     page: Option<Page>,
+    /// The one person it is for, as platform id and name, in a direct chat ([`Message::to`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    to: Option<(String, String)>,
 }
 
 /// What an announcement is queued with: the platform it is said on and the process that holds
@@ -130,18 +136,25 @@ impl Outbox {
             "an announcement: {}",
             message.text
         );
-        let Some(channel) = message.channel.as_deref() else {
-            tracing::error!(text = %message.text, "an announcement without a channel cannot be queued");
-            return Ok(());
+        // A direct message's "channel" is its person: the key the outbox backs off by, so that
+        // one who takes no direct messages holds up nobody else's announcements.
+        let channel = match (&message.to, message.channel.as_deref()) {
+            (Some(user), _) => format!("{DIRECT}{}", user.id),
+            (None, Some(channel)) => channel.to_string(),
+            (None, None) => {
+                tracing::error!(text = %message.text, "an announcement without a channel cannot be queued");
+                return Ok(());
+            }
         };
         let stored = Stored {
             text: message.text.clone(),
             mentions: message.mentions.iter().map(|u| (u.id.clone(), u.name.clone())).collect(),
             picture,
             page,
+            to: message.to.as_ref().map(|u| (u.id.clone(), u.name.clone())),
         };
         let body = serde_json::to_string(&stored).expect("an announcement is plain data");
-        tx.queue_post(&self.platform, channel, &body, &self.holder, now, now + HOLD_MS)?;
+        tx.queue_post(&self.platform, &channel, &body, &self.holder, now, now + HOLD_MS)?;
         Ok(())
     }
 }
@@ -249,7 +262,11 @@ impl Host {
     async fn announcement(&self, post: &data::Post) -> Result<Message, Refusal> {
         let stored: Stored = serde_json::from_str(&post.body)
             .map_err(|e| Refusal::Broken(format!("announcement {} does not read: {e}", post.id)))?;
-        let mut message = Message::text(stored.text).in_channel(&post.channel);
+        let mut message = Message::text(stored.text);
+        match stored.to {
+            Some((id, name)) => message.to = Some(User { id, name }),
+            None => message = message.in_channel(&post.channel),
+        }
         message.mentions = stored.mentions.into_iter().map(|(id, name)| User { id, name }).collect();
         message.key = key(post, self.settings().network.key_chars);
         if let Some(page) = stored.page.or(stored.picture.map(Picture::page)) {
@@ -259,7 +276,11 @@ impl Host {
             None => message,
             Some(Picture::Board(game)) => {
                 let table = self.load_table(game).await?;
-                let look = self.look_at(&table).await;
+                // Drawn for its one reader when it has one, else as everyone's.
+                let look = match &message.to {
+                    Some(user) => self.look_for(Some(&user.id)).await,
+                    None => self.look_at(&table).await,
+                };
                 let board = self.board_message(&table, String::new(), &look);
                 message.images = board.images;
                 if look.described {

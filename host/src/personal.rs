@@ -174,6 +174,11 @@ pub(crate) struct Look {
 }
 
 impl Look {
+    /// A board for nobody in particular: the deployment's theme, every default.
+    pub fn everyones(deployment: Theme) -> Look {
+        Look::of(&UserSettings::default(), deployment, None)
+    }
+
     fn of(settings: &UserSettings, deployment: Theme, viewer: Option<String>) -> Look {
         let theme = settings.theme.as_deref().and_then(|name| match name.parse::<ThemeChoice>() {
             Ok(ThemeChoice::Named(theme)) => Some(theme),
@@ -208,9 +213,7 @@ impl Host {
     /// particular).
     pub(crate) async fn look_for(&self, viewer: Option<&str>) -> Look {
         let deployment = self.settings().theme;
-        let Some(viewer) = viewer else {
-            return Look::of(&UserSettings::default(), deployment, None);
-        };
+        let Some(viewer) = viewer else { return Look::everyones(deployment) };
         let (platform, user) = (self.settings().platform.clone(), viewer.to_string());
         let settings = self.store().read(move |tx| tx.user_settings_of(&platform, &user)).await.unwrap_or_else(|e| {
             tracing::warn!("a player's settings cannot be read ({e}); their board is drawn as everyone's");
@@ -224,6 +227,13 @@ impl Host {
     pub(crate) async fn look_at(&self, table: &Table) -> Look {
         let viewer = [table.to_move(), !table.to_move()].into_iter().find(|&c| table.user(c).engine_level().is_none());
         self.look_for(viewer.map(|c| table.player(c).user_id.as_str())).await
+    }
+}
+
+impl Ctx<'_> {
+    /// How the boards shown to the speaker look.
+    pub(crate) async fn look(&self) -> Look {
+        self.host.look_for(Some(&self.user().id)).await
     }
 }
 

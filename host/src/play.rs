@@ -4,13 +4,15 @@
 //! follows and the request that made it: of two moves sent for one turn, the database takes the
 //! first and refuses the second (`PlyConflict`), and a retried request lands once. A move that
 //! ends the game finishes it, ratings included, in the same commit. Only after the commit does
-//! the reply say the move was played.
+//! the reply say the move was played. The same commit queues the next player's turn notice
+//! (`turn_notice`) when they asked for one.
 
 use data::{Appended, GameId, NewMove, WriteTx};
 use rules::{Color, Game, Move, Outcome, Problem, WinReason};
 
 use super::end::{self, Ended, Flagged};
 use super::table::Table;
+use super::turn_notice::NextTurn;
 use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Host, Message, Refusal, Reply, Typed};
 
 pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<GameId>) -> Handled {
@@ -175,6 +177,7 @@ where
 {
     let (game_id, game) = (table.id(), table.record.game.clone());
     let Prepared { new, outcome, .. } = prepared;
+    let next_turn = NextTurn::after(table, table.ply() + 1);
     host.store()
         .write(move |tx| {
             let mut new = new.clone();
@@ -191,6 +194,9 @@ where
                     super::arbiter::settle(tx, &ended.game)?;
                 }
                 announce(tx, ended.as_ref())?;
+                if let (None, Some(next)) = (&ended, &next_turn) {
+                    next.queue(tx, now)?;
+                }
             }
             Ok((appended, ended))
         })

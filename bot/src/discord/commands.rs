@@ -468,6 +468,8 @@ pub enum HelpTopic {
     Play,
     #[name = "puzzles"]
     Puzzle,
+    #[name = "your settings"]
+    Settings,
 }
 
 /// What Chimera can do
@@ -478,6 +480,7 @@ pub async fn help(ctx: Context<'_>, #[description = "A topic"] topic: Option<Hel
         Some(HelpTopic::Tournament) => Command::Tournament(host::TournamentCommand::Help),
         Some(HelpTopic::Play) => Command::PlayHelp,
         Some(HelpTopic::Puzzle) => Command::PuzzleHelp,
+        Some(HelpTopic::Settings) => Command::SettingsHelp,
     };
     run(ctx, Ok(command)).await
 }

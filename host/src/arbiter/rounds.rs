@@ -14,6 +14,7 @@ use super::super::outbox::{Outbox, Page, Picture};
 use super::super::pairing::{self, PairingError};
 use super::super::stored::Terms;
 use super::super::table::Table;
+use super::super::turn_notice::NextTurn;
 use super::super::{Host, Places, Refusal};
 use super::event::Event;
 use super::pause;
@@ -393,6 +394,9 @@ fn announce_opening(tx: &WriteTx<'_>, outbox: &Outbox, tid: TournamentId, o: &Op
             }
             for note in messages {
                 outbox.queue(tx, now, &note, None)?;
+            }
+            if let Some(first) = NextTurn::after(&table, 0) {
+                first.queue(tx, now)?;
             }
         }
         // Logged where the record failed to read; the game is on, unannounced.

@@ -143,6 +143,8 @@ pub enum Command<U = User> {
     PlayHelp,
     /// `/help puzzle`: where puzzles come from, how to answer, how they are rated.
     PuzzleHelp,
+    /// `/help settings`: a player's own settings, and what each does.
+    SettingsHelp,
     /// `/tournament <sub> ...` (and `/help tournament`, which is `Tournament(Help)`).
     Tournament(TournamentCommand<U>),
     /// `/settings [web:on|off]`: shows the settings, or changes those given.
@@ -305,6 +307,7 @@ impl<U> Command<U> {
             Command::Rules { variant } => Command::Rules { variant },
             Command::Puzzle { variant } => Command::Puzzle { variant },
             Command::PuzzleHelp => Command::PuzzleHelp,
+            Command::SettingsHelp => Command::SettingsHelp,
             Command::Leaderboard { variant } => Command::Leaderboard { variant },
             Command::Help => Command::Help,
             Command::PlayHelp => Command::PlayHelp,
@@ -333,6 +336,7 @@ impl<U> Command<U> {
             Command::Rules { .. } => "rules",
             Command::Puzzle { .. } => "puzzle",
             Command::PuzzleHelp => "help puzzle",
+            Command::SettingsHelp => "help settings",
             Command::Rating { .. } => "rating",
             Command::Leaderboard { .. } => "leaderboard",
             Command::History { .. } => "history",

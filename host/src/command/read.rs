@@ -512,8 +512,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "help",
-        usage: "/help [tournament|play|puzzle]",
-        about: "this list (or how tournaments, playing Chimera or puzzles work)",
+        usage: "/help [tournament|play|puzzle|settings]",
+        about: "this list (or how tournaments, playing Chimera, puzzles or your settings work)",
         parse: |mut a| {
             let topic = a.take("topic", true);
             a.done()?;
@@ -522,9 +522,10 @@ pub const COMMANDS: &[CommandSpec] = &[
                 Some("tournament" | "tournaments") => Ok(Command::Tournament(TournamentCommand::Help)),
                 Some("play" | "chimera" | "engine") => Ok(Command::PlayHelp),
                 Some("puzzle" | "puzzles") => Ok(Command::PuzzleHelp),
+                Some("settings" | "setting") => Ok(Command::SettingsHelp),
                 Some(other) => Err(CommandError::Value(format!(
                     "there is no help on `{other}`: `/help` lists the commands, `/help tournament` explains tournaments, \
-                     `/help play` games against Chimera, `/help puzzle` puzzles"
+                     `/help play` games against Chimera, `/help puzzle` puzzles, `/help settings` your settings"
                 ))),
             }
         },

@@ -218,6 +218,7 @@ fn command() -> impl Strategy<Value = Command> {
         prop::option::of(variant()).prop_map(|variant| Command::Rules { variant }),
         prop::option::of(variant()).prop_map(|variant| Command::Puzzle { variant }),
         Just(Command::PuzzleHelp),
+        Just(Command::SettingsHelp),
         (prop::option::of(user()), prop::option::of(variant()))
             .prop_map(|(user, variant)| Command::Rating { user, variant }),
         variant().prop_map(|variant| Command::Leaderboard { variant }),
@@ -347,6 +348,7 @@ fn puzzle_reads_an_optional_variant() {
     assert_eq!(read("/puzzle golem"), Ok(Command::Puzzle { variant: Some(Variant::Golem) }));
     assert_eq!(read("/puzzle variant:werewolf"), Ok(Command::Puzzle { variant: Some(Variant::Werewolf) }));
     assert_eq!(read("/help puzzle"), Ok(Command::PuzzleHelp));
+    assert_eq!(read("/help settings"), Ok(Command::SettingsHelp));
     assert_eq!(Command::<User>::Puzzle { variant: Some(Variant::Chess) }.to_string(), "/puzzle variant:chess");
     assert!(read("/puzzle checkers").is_err(), "no such variant");
     assert_eq!(

@@ -108,6 +108,10 @@ impl Display for Command<User> {
                 line.name("help")?;
                 line.word("puzzle")
             }
+            Command::SettingsHelp => {
+                line.name("help")?;
+                line.word("settings")
+            }
             Command::Rules { variant } => {
                 line.name("rules")?;
                 line.opt("variant", variant.map(|v| v.id()))

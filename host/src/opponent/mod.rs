@@ -162,7 +162,7 @@ pub(crate) async fn play(
             Ok(Ok((record, white, black))) => {
                 let table = Table::new(record, white, black)?;
                 wake(cx.host, &table);
-                return Ok(started(cx, &table, cx.channel()));
+                return Ok(started(cx, &table, cx.channel()).await);
             }
             // Someone started a game here meanwhile: this one goes somewhere new.
             Err(data::Error::ChannelBusy { .. }) => place = Some(open_place(cx, variant).await?),

@@ -26,7 +26,8 @@ use rules::{Color, Move, Outcome, Position, Variant};
 use crate::rating::{rate_puzzle, Rating};
 use crate::stored::{unreadable, variant};
 use crate::view::move_number;
-use crate::{told, Ctx, Handled, Host, Image, Message, Refusal, Reply, ShownBoard, Typed};
+use crate::personal::Look;
+use crate::{board_text, told, Ctx, Handled, Host, Image, Message, Refusal, Reply, ShownBoard, Typed};
 
 /// What `/puzzle` found for the player.
 enum Opened {
@@ -89,7 +90,7 @@ pub(crate) async fn puzzle(cx: &Ctx<'_>, wanted: Option<Variant>) -> Handled {
                 puzzle.game,
                 find_line(line.solver(), "winning")
             );
-            Ok(Reply::one(cx.host.puzzle_board(&line, &puzzle, 0, text).mentioning(cx.user())))
+            Ok(Reply::one(cx.host.puzzle_board(&line, &puzzle, 0, text, &cx.look().await).mentioning(cx.user())))
         }
         Opened::Again(attempt, puzzle) => {
             let line = Line::of(&puzzle)?;
@@ -100,7 +101,7 @@ pub(crate) async fn puzzle(cx: &Ctx<'_>, wanted: Option<Variant>) -> Handled {
                 puzzle.id,
                 find_line(line.solver(), next)
             );
-            Ok(Reply::one(cx.host.puzzle_board(&line, &puzzle, progress, text)))
+            Ok(Reply::one(cx.host.puzzle_board(&line, &puzzle, progress, text, &cx.look().await)))
         }
         Opened::Nothing => {
             let what = wanted.map_or_else(|| "puzzle".to_string(), |v| format!("{} puzzle", v.name()));
@@ -171,7 +172,7 @@ async fn advance(
     }
     let reply = line.positions[progress + 1].san(&line.moves[progress + 1]);
     let text = format!("Right: {san}! {} replies {reply}. {}", !line.solver(), find_line(line.solver(), "next"));
-    Ok(Reply::one(cx.host.puzzle_board(line, puzzle, progress + 2, text).mentioning(cx.user())))
+    Ok(Reply::one(cx.host.puzzle_board(line, puzzle, progress + 2, text, &cx.look().await).mentioning(cx.user())))
 }
 
 /// Ends the attempt, solved or failed, with both ratings.
@@ -227,7 +228,7 @@ async fn finish(
             line.moves.len(),
         )
     };
-    Ok(Reply::one(cx.host.puzzle_board(line, puzzle, shown, text).mentioning(cx.user())))
+    Ok(Reply::one(cx.host.puzzle_board(line, puzzle, shown, text, &cx.look().await).mentioning(cx.user())))
 }
 
 /// The answer to an answer that another one beat to the attempt.
@@ -320,23 +321,27 @@ impl Host {
         Ok(Some(line.positions.swap_remove(progress)))
     }
 
-    /// The puzzle's board after `progress` moves of its line, from the solver's side, the last
-    /// move tinted, with `text`.
-    fn puzzle_board(&self, line: &Line, puzzle: &data::Puzzle, progress: usize, text: String) -> Message {
+    /// The puzzle's board after `progress` moves of its line, from the solver's side (always at
+    /// the bottom), the last move tinted, with `text`, as `look` draws it.
+    fn puzzle_board(&self, line: &Line, puzzle: &data::Puzzle, progress: usize, text: String, look: &Look) -> Message {
         let position = &line.positions[progress];
         let last = progress.checked_sub(1).map(|i| line.moves[i]);
         let flipped = line.solver() == Color::Black;
-        let settings = self.settings();
-        let mut view = BoardView::new(position).flipped(flipped).theme(settings.theme).size(settings.board_size);
+        let mut view = BoardView::new(position)
+            .flipped(flipped)
+            .theme(look.theme)
+            .coordinates(look.coordinates)
+            .size(self.settings().board_size);
         view.last_move = last;
         view.markers = Markers::None;
         let png = self.inner.renderer.board_png(&view);
         let alt = format!(
-            "{} board of puzzle {}, {} to move, {} at the bottom",
+            "{} board of puzzle {}, {} to move, {} at the bottom. {}",
             line.variant.name(),
             puzzle.id,
             position.turn(),
-            line.solver()
+            line.solver(),
+            board_text::pieces(position)
         );
         let image = Image {
             board: Some(ShownBoard {
@@ -348,6 +353,7 @@ impl Host {
             }),
             ..Image::png(format!("puzzle-{}-{progress}.png", puzzle.id), png, alt)
         };
+        let text = if look.described { format!("{text}\n{}", board_text::pieces(position)) } else { text };
         Message::text(text).with_image(image)
     }
 }

@@ -1,9 +1,9 @@
 //! The budgets: a 640 px board rendered and encoded in at most 3 ms (8x8) or 4 ms (10x10), each
-//! PNG at most 20 KB; a GIF of a 100-ply game at 640 px in at most 150 ms and 2 MB. The sizes are
-//! printed beside the timings.
+//! PNG at most 20 KB, in every theme and with or without coordinates; a GIF of a 100-ply game at
+//! 640 px in at most 150 ms and 2 MB. The sizes are printed beside the timings.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use render::{BoardView, Eval, EvalGraph, GameGif, Judgement, Mark, Renderer};
+use render::{BoardView, Eval, EvalGraph, GameGif, Judgement, Mark, Renderer, Theme};
 use rules::{Game, Position, Variant};
 
 /// Middle-game positions: a Werewolf game and a Unicorn Great Chess game, each after a
@@ -37,6 +37,25 @@ fn boards(c: &mut Criterion) {
         eprintln!("{name}: {bytes} bytes");
         c.bench_function(name, |b| b.iter(|| renderer.board_png(black_box(&view))));
     }
+}
+
+/// The 8x8 board in every theme and without coordinates: a theme is only another palette for
+/// the same sprites, and a bare border only fewer glyphs, so each should cost what the default
+/// does.
+fn themes(c: &mut Criterion) {
+    let renderer = Renderer::new();
+    let (pos, last) = midgame(Variant::Werewolf, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 c2c3 d7d6 b1d2 c8g4");
+    let board = BoardView::new(&pos).last_move(last).players("Magnus", "Hikaru").size(640);
+    let mut group = c.benchmark_group("8x8 midgame 640px");
+    let views = Theme::ALL
+        .map(|theme| (theme.name().to_string(), board.clone().theme(theme)))
+        .into_iter()
+        .chain([("no coordinates".to_string(), board.clone().coordinates(false))]);
+    for (name, view) in views {
+        eprintln!("8x8 midgame 640px {name}: {} bytes", renderer.board_png(&view).len());
+        group.bench_function(name, |b| b.iter(|| renderer.board_png(black_box(&view))));
+    }
+    group.finish();
 }
 
 /// A game of `plies` legal moves picked by a fixed pseudo-random sequence: pieces fly across
@@ -76,5 +95,5 @@ fn graphs(c: &mut Criterion) {
     c.bench_function("graph 120 plies 640px", |b| b.iter(|| renderer.eval_graph_png(black_box(&graph))));
 }
 
-criterion_group!(benches, boards, gifs, graphs);
+criterion_group!(benches, boards, themes, gifs, graphs);
 criterion_main!(benches);

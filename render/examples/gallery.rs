@@ -150,7 +150,7 @@ fn main() {
         std::fs::write(dir.join(name), png).expect("write");
     };
     for (i, variant) in Variant::ALL.into_iter().enumerate() {
-        let theme = Theme::ALL[i % 2];
+        let theme = Theme::ALL[i % Theme::ALL.len()];
         let start = Position::start(variant);
         let view = BoardView::new(&start).theme(theme).size(size);
         write(&format!("{variant}-start.png"), renderer.board_png(&view));
@@ -182,7 +182,7 @@ fn main() {
             _ => decisive_game(variant, 110),
         };
         let (white, black) = names[i % names.len()];
-        let mut gif = GameGif::new(&game).players(white, black).theme(Theme::ALL[i % 2]).size(size);
+        let mut gif = GameGif::new(&game).players(white, black).theme(Theme::ALL[i % Theme::ALL.len()]).size(size);
         if variant == Variant::Chess {
             gif = gif.players("Kasparov", "Topalov").result("1-0");
         }

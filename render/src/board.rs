@@ -30,6 +30,8 @@ pub struct BoardView<'a> {
     pub last_move: Option<Move>,
     /// Black at the bottom.
     pub flipped: bool,
+    /// File letters and rank numbers in the border; without them the squares are larger.
+    pub coordinates: bool,
     pub markers: Markers,
     pub theme: Theme,
     /// Width in pixels, clamped to `MIN_SIZE..=MAX_SIZE`.
@@ -49,6 +51,7 @@ impl<'a> BoardView<'a> {
             position,
             last_move: None,
             flipped: false,
+            coordinates: true,
             markers: Markers::None,
             theme: Theme::default(),
             size: BoardView::DEFAULT_SIZE,
@@ -62,7 +65,7 @@ impl<'a> BoardView<'a> {
         self
     }
 
-    picture_setters!('a; theme, size, flipped, players, result);
+    picture_setters!('a; theme, size, flipped, coordinates, players, result);
 
     pub fn markers(mut self, markers: Markers) -> Self {
         self.markers = markers;
@@ -72,7 +75,12 @@ impl<'a> BoardView<'a> {
     /// The picture's layout: where each square lands.
     pub fn layout(&self) -> Layout {
         let geo = self.position.geometry();
-        Layout::new(self.size, geo.width, geo.height, self.flipped, true)
+        let layout = Layout::new(self.size, geo.width, geo.height, self.flipped, true);
+        if self.coordinates {
+            layout
+        } else {
+            layout.without_coordinates()
+        }
     }
 }
 

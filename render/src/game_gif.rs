@@ -33,6 +33,8 @@ pub struct GameGif<'a> {
     pub size: u32,
     /// Black at the bottom.
     pub flipped: bool,
+    /// File letters and rank numbers in the border; without them the squares are larger.
+    pub coordinates: bool,
     /// How long each position shows, and the last one.
     pub delay: Duration,
     pub last_delay: Duration,
@@ -69,12 +71,13 @@ impl<'a> GameGif<'a> {
             theme: Theme::default(),
             size: BoardView::DEFAULT_SIZE,
             flipped: false,
+            coordinates: true,
             delay: GameGif::DEFAULT_DELAY,
             last_delay: GameGif::DEFAULT_LAST_DELAY,
         }
     }
 
-    picture_setters!('a; players, result, theme, size, flipped);
+    picture_setters!('a; players, result, theme, size, flipped, coordinates);
 
     pub fn delays(mut self, each: Duration, last: Duration) -> Self {
         self.delay = each;
@@ -95,7 +98,8 @@ impl<'a> GameGif<'a> {
             .players(self.players[0], self.players[1])
             .theme(self.theme)
             .size(self.size)
-            .flipped(self.flipped);
+            .flipped(self.flipped)
+            .coordinates(self.coordinates);
         view.result = self.result;
         view.last_move = ply.checked_sub(1).map(|i| self.game.moves()[i]);
         Some(view)

@@ -66,7 +66,9 @@ const WHITE_BODY: [u8; 3] = [0xf6, 0xf1, 0xe4];
 const BLACK_BODY: [u8; 3] = [0x3d, 0x39, 0x34];
 const BLACK_DETAIL: [u8; 3] = [0xe8, 0xe1, 0xcf];
 
-/// A colour scheme for boards and diagrams.
+/// A colour scheme for boards, GIFs, diagrams, graphs and standings. Pieces look the same in
+/// every theme (their sprites are shared); a theme paints the squares, the last move's tint,
+/// the check glow and the frame.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Theme {
     /// Cream and sage green.
@@ -74,6 +76,13 @@ pub enum Theme {
     Green,
     /// Pale grey and slate blue.
     Blue,
+    /// Light and dark wood, as on a club board.
+    Brown,
+    /// For players who see poorly: white and a strong blue, a saturated yellow and amber for
+    /// the last move, a vivid red glow and a black frame. Its squares differ more than any
+    /// other theme's, and its dark square sits halfway (by contrast ratio) between the bodies
+    /// of the white and the black pieces, so both stand out from it as much as they can.
+    Contrast,
 }
 
 /// The colours of a theme that a viewer can point at, as RGB.
@@ -91,12 +100,17 @@ pub struct ThemeColors {
 }
 
 impl Theme {
-    pub const ALL: [Theme; 2] = [Theme::Green, Theme::Blue];
+    /// Every theme, each at the index of its discriminant (the renderer keeps one palette
+    /// per theme in this order).
+    pub const ALL: [Theme; 4] = [Theme::Green, Theme::Blue, Theme::Brown, Theme::Contrast];
 
+    /// The name players type to choose it, in lower case (parsing ignores case).
     pub const fn name(self) -> &'static str {
         match self {
             Theme::Green => "green",
             Theme::Blue => "blue",
+            Theme::Brown => "brown",
+            Theme::Contrast => "contrast",
         }
     }
 
@@ -117,6 +131,22 @@ impl Theme {
                 last_dark: [0x93, 0xb0, 0x72],
                 check: [0xe0, 0x28, 0x1c],
                 frame: [0x23, 0x27, 0x2d],
+            },
+            Theme::Brown => ThemeColors {
+                light: [0xec, 0xd6, 0xb0],
+                dark: [0xa9, 0x7a, 0x55],
+                last_light: [0xf2, 0xdc, 0x7c],
+                last_dark: [0xc9, 0xa0, 0x40],
+                check: [0xe0, 0x28, 0x1c],
+                frame: [0x2b, 0x22, 0x19],
+            },
+            Theme::Contrast => ThemeColors {
+                light: [0xff, 0xff, 0xff],
+                dark: [0x4b, 0x8b, 0xca],
+                last_light: [0xff, 0xd0, 0x2a],
+                last_dark: [0xd0, 0x9e, 0x00],
+                check: [0xff, 0x2a, 0x00],
+                frame: [0x00, 0x00, 0x00],
             },
         }
     }
@@ -157,8 +187,9 @@ impl fmt::Display for Theme {
     }
 }
 
+/// A theme name that is none of [`Theme::ALL`]'s; its message lists them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown theme `{0}`; the themes are green and blue")]
+#[error("unknown theme `{0}`; the themes are {names}", names = Theme::ALL.map(Theme::name).join(", "))]
 pub struct UnknownTheme(pub String);
 
 impl FromStr for Theme {
@@ -313,7 +344,75 @@ mod tests {
     fn themes_parse_by_name() {
         for t in Theme::ALL {
             assert_eq!(t.name().parse::<Theme>(), Ok(t));
+            assert_eq!(t.name().to_uppercase().parse::<Theme>(), Ok(t));
         }
-        assert!("purple".parse::<Theme>().is_err());
+        assert_eq!(" Contrast ".parse::<Theme>(), Ok(Theme::Contrast));
+        let unknown = "purple".parse::<Theme>().unwrap_err();
+        assert_eq!(unknown.to_string(), "unknown theme `purple`; the themes are green, blue, brown, contrast");
+    }
+
+    #[test]
+    fn themes_sit_at_their_discriminants() {
+        for (i, theme) in Theme::ALL.into_iter().enumerate() {
+            assert_eq!(theme as usize, i, "{theme}");
+        }
+    }
+
+    /// WCAG 2 contrast ratio of two colours, from 1 (the same) to 21 (black on white).
+    fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
+        let luminance = |c: [u8; 3]| {
+            let lin = |v: u8| {
+                let v = f64::from(v) / 255.0;
+                if v <= 0.04045 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+        };
+        let (a, b) = (luminance(a), luminance(b));
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    /// WCAG's least contrast for the parts of a graphic one must see (success criterion 1.4.11).
+    const GRAPHICS: f64 = 3.0;
+
+    /// A white piece is a pale body inside a dark outline, so the outline is what shows it on
+    /// a pale square; a black piece is dark throughout, so its body (the lighter of its two
+    /// dark colours) must stand apart from the square.
+    #[test]
+    fn every_piece_stands_out_from_every_square_of_every_theme() {
+        for theme in Theme::ALL {
+            let c = theme.colors();
+            for (name, square) in
+                [("light", c.light), ("dark", c.dark), ("last light", c.last_light), ("last dark", c.last_dark)]
+            {
+                let outline = contrast(OUTLINE, square);
+                assert!(outline >= GRAPHICS, "{theme} {name}: white pieces' outline {outline:.2}");
+                let black = contrast(BLACK_BODY, square);
+                assert!(black >= GRAPHICS, "{theme} {name}: black pieces' body {black:.2}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_contrast_theme_separates_more_than_every_other() {
+        let c = Theme::Contrast.colors();
+        let squares = |t: Theme| contrast(t.colors().light, t.colors().dark);
+        // The squares themselves reach WCAG's contrast for graphics, and differ more than any
+        // other theme's.
+        assert!(squares(Theme::Contrast) >= GRAPHICS, "{:.2}", squares(Theme::Contrast));
+        for theme in Theme::ALL.into_iter().filter(|&t| t != Theme::Contrast) {
+            assert!(squares(Theme::Contrast) > squares(theme), "{theme}");
+        }
+        // Both bodies stand out from the dark square: white pieces need no outline there.
+        assert!(contrast(WHITE_BODY, c.dark) >= GRAPHICS);
+        assert!(contrast(BLACK_BODY, c.dark) >= GRAPHICS);
+        // The last move shows without colour vision: by lightness, not only by hue.
+        assert!(contrast(c.last_light, c.light) >= 1.4, "{:.2}", contrast(c.last_light, c.light));
+        assert!(contrast(c.last_dark, c.dark) >= 1.4, "{:.2}", contrast(c.last_dark, c.dark));
+        // The frame's lettering (coordinates, names) meets WCAG's stricter level for text.
+        assert!(contrast(Theme::Contrast.ink(Ink::FrameText), c.frame) >= 7.0);
     }
 }

@@ -1,5 +1,5 @@
-//! Painting one board: squares, highlights, markers, pieces, arrows and coordinates. Boards
-//! of games and the panels of rule diagrams are both scenes.
+//! Painting one board: squares, highlights, markers, pieces, arrows and (when its layout has
+//! them) coordinates. Boards of games and the panels of rule diagrams are both scenes.
 
 use rules::{Bitboard, Board, Square};
 
@@ -33,7 +33,9 @@ pub(crate) fn paint(canvas: &mut Canvas, layout: &Layout, kit: &SquareKit, coord
     let all: Bitboard = layout.squares().collect();
     paint_squares(canvas, layout, kit, scene, all);
     paint_arrows(canvas, layout, coords, &scene.arrows);
-    paint_coordinates(canvas, layout, coords);
+    if layout.coordinates {
+        paint_coordinates(canvas, layout, coords);
+    }
 }
 
 /// Paints `squares` of the scene (arrows and coordinates aside). Everything drawn on a square

@@ -28,6 +28,14 @@ macro_rules! picture_setters {
             self
         }
     };
+    (@ $a:lifetime coordinates) => {
+        /// File letters and rank numbers round the board (the default). Without them the
+        /// border narrows to a rim and the squares grow into it; the width stays as asked.
+        pub fn coordinates(mut self, coordinates: bool) -> Self {
+            self.coordinates = coordinates;
+            self
+        }
+    };
     (@ $a:lifetime players) => {
         /// The names of White and Black for the caption, as the players wrote them.
         pub fn players(mut self, white: &$a str, black: &$a str) -> Self {

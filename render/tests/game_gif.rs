@@ -87,7 +87,12 @@ fn every_frame_composited_is_the_board_of_its_position() {
     let renderer = Renderer::new();
     for (i, variant) in Variant::ALL.into_iter().enumerate() {
         let game = random_game(variant, 30, 7 + i as u64);
-        let gif = GameGif::new(&game).players("élodie", "Жора").theme(Theme::ALL[i % 2]).size(400).flipped(i == 2);
+        let gif = GameGif::new(&game)
+            .players("élodie", "Жора")
+            .theme(Theme::ALL[i % Theme::ALL.len()])
+            .size(400)
+            .flipped(i == 2)
+            .coordinates(i % 2 == 0);
         let out = renderer.game_gif(&gif);
         let animation = decode_gif(&out.bytes);
         let plies = game.moves().len();
@@ -134,6 +139,22 @@ fn an_ongoing_game_moves_the_underline_with_the_turn() {
         assert_eq!(*frame, decode_png(&renderer.board_png(&gif.board_view(ply).unwrap())), "ply {ply}");
     }
     assert_ne!(animation.frames[1].pixels[..320 * 20], animation.frames[2].pixels[..320 * 20], "the caption changed");
+}
+
+#[test]
+fn a_gif_without_coordinates_shows_boards_without_them() {
+    let renderer = Renderer::new();
+    let game = random_game(Variant::UnicornGreat, 4, 9);
+    let gif = GameGif::new(&game).theme(Theme::Brown).size(480).coordinates(false);
+    let view = gif.board_view(0).expect("the start");
+    assert!(!view.coordinates);
+    let start = decode_png(&renderer.board_png(
+        &BoardView::new(&Position::start(Variant::UnicornGreat)).theme(Theme::Brown).size(480).coordinates(false),
+    ));
+    let animation = decode_gif(&renderer.game_gif(&gif).bytes);
+    assert_eq!(animation.frames[0], start);
+    let with = decode_gif(&renderer.game_gif(&gif.clone().coordinates(true)).bytes);
+    assert_ne!(with.frames[0].height, start.height, "squares of another size");
 }
 
 #[test]

@@ -265,3 +265,135 @@ fn standings_pictures_decode_with_the_frame_colours_and_the_winner_in_the_accent
     let empty = Picture::decode(&renderer.standings_png(&render::StandingsTable::default(), Theme::Green));
     assert!(empty.width >= 320, "an empty table still makes a picture");
 }
+
+/// A bare position of each size: two kings, away from the border's coordinates.
+fn kings_only(variant: Variant) -> Position {
+    let fen = match variant {
+        Variant::UnicornGreat => "10/10/10/5k4/10/10/5K4/10/10/10 w - - 0 1",
+        _ => "8/8/4k3/8/8/4K3/8/8 w - - 0 1",
+    };
+    Position::from_fen(variant, fen).unwrap()
+}
+
+#[test]
+fn every_theme_paints_its_own_squares_and_frame() {
+    let renderer = Renderer::new();
+    let pos = Position::start(Variant::Chess);
+    let mut seen: Vec<([u8; 3], [u8; 3])> = Vec::new();
+    for theme in Theme::ALL {
+        let colors = theme.colors();
+        let view = BoardView::new(&pos).theme(theme);
+        let pic = Picture::decode(&renderer.board_png(&view));
+        let layout = view.layout();
+        let corner = |name: &str| {
+            let (x, y) = layout.square_origin(sq(name));
+            pic.rgb(x + 2, y + 2)
+        };
+        let squares = (corner("e4"), corner("d4"));
+        assert_eq!(squares, (colors.light, colors.dark), "{theme}");
+        assert_eq!(pic.rgb(0, pic.height - 1), colors.frame, "{theme}");
+        for (other, earlier) in Theme::ALL.iter().zip(&seen) {
+            assert!(squares.0 != earlier.0 && squares.1 != earlier.1, "{theme} paints {other}'s squares");
+        }
+        seen.push(squares);
+    }
+}
+
+#[test]
+fn every_theme_draws_diagrams_and_graphs_on_its_frame() {
+    let renderer = Renderer::new();
+    let evals: Vec<render::Eval> = (0..40).map(|i| render::Eval::Centipawns(i * 10 - 150)).collect();
+    for theme in Theme::ALL {
+        let frame = theme.colors().frame;
+        let diagram = Picture::decode(&renderer.diagram_png(Diagram::UnicornCastling, theme, 640));
+        assert_eq!(diagram.rgb(0, 0), frame, "{theme}");
+        let layout = Diagram::UnicornCastling.layouts(640)[0];
+        let (x, y) = layout.square_origin(sq("a10"));
+        assert_eq!(diagram.rgb(x + 2, y + 2), theme.colors().light, "{theme}");
+        let graph = renderer.eval_graph_png(&render::EvalGraph::new(&evals).theme(theme)).expect("draws");
+        assert_eq!(Picture::decode(&graph).rgb(0, 0), frame, "{theme}");
+    }
+}
+
+/// Pixels in the border (below the caption, outside the squares) that are not the frame's.
+fn lettering(pic: &Picture, layout: &Layout, frame: [u8; 3]) -> Vec<(u32, u32)> {
+    let board_w = layout.square * u32::from(layout.files);
+    let board_h = layout.square * u32::from(layout.ranks);
+    let on_board = |x: u32, y: u32| {
+        (layout.left..layout.left + board_w).contains(&x) && (layout.top..layout.top + board_h).contains(&y)
+    };
+    (layout.top..pic.height)
+        .flat_map(|y| (0..pic.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| !on_board(x, y) && pic.rgb(x, y) != frame)
+        .collect()
+}
+
+#[test]
+fn coordinates_off_leave_the_border_bare_and_the_squares_larger() {
+    let renderer = Renderer::new();
+    for variant in [Variant::Chess, Variant::UnicornGreat] {
+        let pos = kings_only(variant);
+        for theme in Theme::ALL {
+            let colors = theme.colors();
+            let on = BoardView::new(&pos).theme(theme).size(480);
+            let off = on.clone().coordinates(false);
+            let (lon, loff) = (on.layout(), off.layout());
+            let (pon, poff) = (Picture::decode(&renderer.board_png(&on)), Picture::decode(&renderer.board_png(&off)));
+            assert_eq!((pon.width, poff.width), (480, 480), "the asked width either way");
+            assert!(loff.square > lon.square, "{variant}: squares grow into the freed border");
+
+            // With coordinates, the border holds a digit beside every rank and a letter under
+            // every file; without them, not one pixel of it is anything but the frame.
+            let glyphs = lettering(&pon, &lon, colors.frame);
+            for rank in 0..lon.ranks {
+                let y0 = lon.top + u32::from(lon.ranks - 1 - rank) * lon.square;
+                let beside = glyphs.iter().filter(|&&(x, y)| x < lon.left && (y0..y0 + lon.square).contains(&y));
+                assert!(beside.count() > 5, "{variant} {theme}: rank {} has its number", rank + 1);
+            }
+            let under = glyphs.iter().filter(|&&(_, y)| y >= lon.top + lon.square * u32::from(lon.ranks)).count();
+            assert!(under > 5 * usize::from(lon.files), "{variant} {theme}: the files have their letters");
+            assert_eq!(lettering(&poff, &loff, colors.frame), [], "{variant} {theme}");
+
+            // Where a digit or letter was, the bare picture shows the frame or a plain square.
+            for &(x, y) in &glyphs {
+                let now = poff.rgb(x, y);
+                assert_ne!(now, pon.rgb(x, y), "{variant} {theme}: ({x}, {y})");
+                assert!([colors.frame, colors.light, colors.dark].contains(&now), "{variant} {theme}: {now:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn coordinates_are_drawn_unless_turned_off() {
+    let renderer = Renderer::new();
+    let pos = Position::start(Variant::Chess);
+    let view = BoardView::new(&pos);
+    assert!(view.coordinates);
+    assert_eq!(view.layout(), view.clone().coordinates(true).layout());
+    assert_eq!(renderer.board_png(&view), renderer.board_png(&view.clone().coordinates(true)));
+    assert_ne!(view.layout(), view.clone().coordinates(false).layout());
+}
+
+#[test]
+fn a_board_without_coordinates_keeps_its_squares_in_their_places() {
+    let renderer = Renderer::new();
+    let (pos, last) = midgame(Variant::UnicornGreat);
+    for flipped in [false, true] {
+        let view =
+            BoardView::new(&pos).last_move(last.unwrap()).flipped(flipped).coordinates(false).theme(Theme::Contrast);
+        let pic = Picture::decode(&renderer.board_png(&view));
+        let layout = view.layout();
+        assert_eq!(pic.height, layout.height);
+        let colors = Theme::Contrast.colors();
+        let corner = |name: &str| {
+            let (x, y) = layout.square_origin(sq(name));
+            pic.rgb(x + 2, y + 2)
+        };
+        // The last move d8e6 tints both its squares.
+        assert_eq!(corner("d8"), colors.last_dark, "flipped {flipped}");
+        assert_eq!(corner("e6"), colors.last_light, "flipped {flipped}");
+        assert_eq!(corner("a10"), colors.light, "flipped {flipped}");
+        assert_eq!(corner("a9"), colors.dark, "flipped {flipped}");
+    }
+}

@@ -22,7 +22,7 @@ pub struct RenderArgs {
     /// Width of the picture in pixels.
     #[arg(long, default_value_t = 640)]
     size: u32,
-    /// Colour theme: green or blue.
+    /// Colour theme: green, blue, brown or contrast.
     #[arg(long, default_value_t = Theme::Green)]
     theme: Theme,
     /// Mark the legal moves of the piece on this square.

@@ -100,10 +100,11 @@ impl Common {
         })? {
             common.board_size = size;
         }
-        if let Some(theme) = parse_with("CHIMERA_THEME", get, |v| match v.to_ascii_lowercase().as_str() {
-            "green" => Ok(Theme::Green),
-            "blue" => Ok(Theme::Blue),
-            _ => Err("needs green or blue".into()),
+        if let Some(theme) = parse_with("CHIMERA_THEME", get, |v| {
+            v.parse::<Theme>().map_err(|_| {
+                let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+                format!("needs one of {}", names.join(", "))
+            })
         })? {
             common.theme = theme;
         }

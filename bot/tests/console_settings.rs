@@ -41,7 +41,10 @@ fn settings_are_kept_between_sessions_and_boards_follow_them() {
     assert!(!boards[2].contains("White: king e1"), "{first}");
 
     let second = run(dir.path(), &db, "alice: /settings\nbob: /settings\n");
-    assert!(second.contains("theme: blue") && second.contains("bottom: own") && second.contains("text: on"), "{second}");
+    assert!(
+        second.contains("theme: blue") && second.contains("bottom: own") && second.contains("text: on"),
+        "{second}"
+    );
     assert!(second.contains("theme: default (green)"), "bob's defaults: {second}");
     assert!(second.contains("No server settings here"), "{second}");
 }

@@ -300,13 +300,13 @@ mod tests {
             })
             .unwrap();
         assert_eq!(store.read(|tx| tx.turn_notices_of(bob)).unwrap(), [now, later]);
-        assert!(!store.read(|tx| tx.has_turn_notices("discord", 99)).unwrap());
-        assert!(store.read(|tx| tx.has_turn_notices("discord", 100)).unwrap());
+        assert!(!store.read(|tx| tx.has_turn_notices("test", 99)).unwrap());
+        assert!(store.read(|tx| tx.has_turn_notices("test", 100)).unwrap());
         assert!(!store.read(|tx| tx.has_turn_notices("matrix", 1000)).unwrap());
         assert_eq!(store.write(|tx| tx.claim_turn_notices("matrix", 1000, 10)).unwrap(), []);
-        assert_eq!(store.write(|tx| tx.claim_turn_notices("discord", 100, 10)).unwrap(), [now]);
-        assert_eq!(store.write(|tx| tx.claim_turn_notices("discord", 100, 10)).unwrap(), []);
-        assert_eq!(store.write(|tx| tx.claim_turn_notices("discord", 1000, 10)).unwrap(), [later]);
+        assert_eq!(store.write(|tx| tx.claim_turn_notices("test", 100, 10)).unwrap(), [now]);
+        assert_eq!(store.write(|tx| tx.claim_turn_notices("test", 100, 10)).unwrap(), []);
+        assert_eq!(store.write(|tx| tx.claim_turn_notices("test", 1000, 10)).unwrap(), [later]);
         assert_eq!(store.read(|tx| tx.turn_notices_of(bob)).unwrap(), []);
     }
 

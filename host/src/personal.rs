@@ -111,8 +111,12 @@ pub fn read_quiet(text: &str) -> Result<Option<QuietHours>, String> {
     let (from, to) = text.split_once('-').ok_or_else(bad)?;
     let minute = |t: &str| -> Option<u16> {
         let (h, m) = t.trim().split_once(':')?;
+        let digits = |s: &str, most: usize| (1..=most).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(h, 2) || !digits(m, 2) || m.len() != 2 {
+            return None;
+        }
         let (h, m): (u16, u16) = (h.parse().ok()?, m.parse().ok()?);
-        (h < 24 && m < 60 && m.to_string().len() <= 2).then_some(h * 60 + m)
+        (h < 24 && m < 60).then_some(h * 60 + m)
     };
     let (from, to) = (minute(from).ok_or_else(bad)?, minute(to).ok_or_else(bad)?);
     if from == to {
@@ -362,7 +366,7 @@ pub(crate) fn shown(settings: &UserSettings, deployment: Theme) -> String {
         format!("bottom: {} (to-move: the side to move; own: your side in your games)", bottom_text(settings.bottom)),
         format!("text: {} (on: every board comes with its pieces written out by square)", on_off(settings.described)),
         format!(
-            "dm: {} (on: Chimera writes to you directly when it is your move in a correspondence game)",
+            "notify: {} (on: Chimera writes to you directly when it is your move in a correspondence game)",
             on_off(settings.turn_dm)
         ),
         format!("quiet: {quiet} (no direct messages in these hours, e.g. quiet:22:00-07:00)"),

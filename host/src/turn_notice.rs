@@ -1,4 +1,4 @@
-//! Direct messages on one's turn: a player who asked for them (`/settings dm:on`) is written to
+//! Direct messages on one's turn: a player who asked for them (`/settings notify:on`) is written to
 //! directly when it becomes their move in a correspondence game; during their quiet hours, when
 //! those end. Live games need none: their players are at the board.
 //!
@@ -16,8 +16,8 @@
 use data::{GameId, Millis, Player, PlayerId, TurnNotice, WriteTx};
 
 use super::outbox::Picture;
-use super::table::Table;
 use super::stored::{self, Terms};
+use super::table::Table;
 use super::{personal, Host, Message, Refusal, Typed};
 
 /// Notices claimed and sent per tick at most; the rest wait for the next.
@@ -39,15 +39,21 @@ impl NextTurn {
         let to_move = if ply % 2 == 0 { table.first() } else { !table.first() };
         let correspondence = table.time_control().is_some_and(|time| !time.is_live());
         let player = table.player(to_move);
-        (correspondence && stored::user(player).engine_level().is_none())
-            .then_some(NextTurn { game: table.id(), player: player.id, ply })
+        (correspondence && stored::user(player).engine_level().is_none()).then_some(NextTurn {
+            game: table.id(),
+            player: player.id,
+            ply,
+        })
     }
 
     /// The first turn of `game`, just started (White moves first).
     pub fn first(game: &data::Game, first: &Player) -> Option<NextTurn> {
         let correspondence = game.time_control().ok().flatten().is_some_and(|time| !time.is_live());
-        (correspondence && stored::user(first).engine_level().is_none())
-            .then_some(NextTurn { game: game.id, player: first.id, ply: 0 })
+        (correspondence && stored::user(first).engine_level().is_none()).then_some(NextTurn {
+            game: game.id,
+            player: first.id,
+            ply: 0,
+        })
     }
 
     /// Queues its notice in the caller's transaction, if the player asked for them: due now, or

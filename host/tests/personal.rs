@@ -32,7 +32,8 @@ async fn a_players_settings_are_their_own_shown_to_them_alone_and_kept() {
     let shown = club.say("ann", "general", "/settings").await;
     assert!(shown.messages.iter().all(|m| m.private), "shown to the asker only");
     let shown = text(&shown);
-    for line in ["theme: blue", "coordinates: off", "bottom: own", "text: on", "dm: off", "quiet: off", "zone: UTC"] {
+    for line in ["theme: blue", "coordinates: off", "bottom: own", "text: on", "notify: off", "quiet: off", "zone: UTC"]
+    {
         assert!(shown.contains(line), "{line}: {shown}");
     }
     let theirs = club.ok("bob", "general", "/settings").await;
@@ -40,10 +41,10 @@ async fn a_players_settings_are_their_own_shown_to_them_alone_and_kept() {
         assert!(theirs.contains(line), "bob keeps the defaults: {line}: {theirs}");
     }
     // A later change keeps the rest.
-    club.ok("ann", "general", "/settings dm:on quiet:22:00-07:00 zone:Europe/Berlin").await;
+    club.ok("ann", "general", "/settings notify:on quiet:22:00-07:00 zone:Europe/Berlin").await;
     let club = club.restart().await;
     let shown = club.ok("ann", "elsewhere", "/settings").await;
-    for line in ["theme: blue", "coordinates: off", "dm: on", "quiet: 22:00-07:00", "zone: Europe/Berlin"] {
+    for line in ["theme: blue", "coordinates: off", "notify: on", "quiet: 22:00-07:00", "zone: Europe/Berlin"] {
         assert!(shown.contains(line), "kept over a restart, everywhere: {line}: {shown}");
     }
 }
@@ -124,7 +125,7 @@ async fn boards_are_drawn_as_their_viewer_set_them() {
 #[tokio::test]
 async fn a_player_who_asked_is_written_to_once_on_each_turn_of_a_correspondence_game() {
     let club = Club::open().await;
-    club.ok("bob", "g", "/settings dm:on").await;
+    club.ok("bob", "g", "/settings notify:on").await;
     club.game("g", "ann", "bob", "chess", "").await;
     assert!(club.pass(0).await.iter().all(|m| m.to.is_none()), "ann moves first and asked for nothing");
     club.moves("g", "ann", "bob", &["e4"]).await;
@@ -147,7 +148,7 @@ async fn a_player_who_asked_is_written_to_once_on_each_turn_of_a_correspondence_
     club.pass(MINUTE).await;
     assert_eq!(dms_to(&club, "bob").len(), 2);
     // Turned off, none.
-    club.ok("bob", "g", "/settings dm:off").await;
+    club.ok("bob", "g", "/settings notify:off").await;
     club.moves("g", "bob", "ann", &["Nc6", "Bb5"]).await;
     club.pass(MINUTE).await;
     assert_eq!(dms_to(&club, "bob").len(), 2);
@@ -157,7 +158,7 @@ async fn a_player_who_asked_is_written_to_once_on_each_turn_of_a_correspondence_
 async fn quiet_hours_hold_the_message_until_they_end_and_a_turn_that_is_over_is_never_told() {
     // T0 is 22:13 UTC.
     let club = Club::open().await;
-    club.ok("bob", "g", "/settings dm:on quiet:22:00-07:00").await;
+    club.ok("bob", "g", "/settings notify:on quiet:22:00-07:00").await;
     club.game("g", "ann", "bob", "chess", "").await;
     club.moves("g", "ann", "bob", &["e4"]).await;
     club.pass(0).await;
@@ -168,7 +169,7 @@ async fn quiet_hours_hold_the_message_until_they_end_and_a_turn_that_is_over_is_
 
     // Ann's quiet hours, in New York: 07:13 UTC is 02:13 there, quiet until 09:00 there
     // (14:00 UTC). Bob moves; ann moves before her quiet hours end: her notice is dropped.
-    club.ok("ann", "g", "/settings dm:on quiet:23:00-09:00 zone:America/New_York").await;
+    club.ok("ann", "g", "/settings notify:on quiet:23:00-09:00 zone:America/New_York").await;
     club.moves("g", "bob", "ann", &["e5"]).await;
     club.pass(HOUR).await; // 08:13 UTC
     club.moves("g", "ann", "bob", &["Nf3"]).await;
@@ -182,7 +183,7 @@ async fn quiet_hours_hold_the_message_until_they_end_and_a_turn_that_is_over_is_
 #[tokio::test]
 async fn a_notice_survives_a_restart_and_is_sent_once() {
     let club = Club::open().await;
-    club.ok("bob", "g", "/settings dm:on quiet:22:00-07:00").await;
+    club.ok("bob", "g", "/settings notify:on quiet:22:00-07:00").await;
     club.game("g", "ann", "bob", "chess", "").await;
     club.moves("g", "ann", "bob", &["e4"]).await;
     let club = club.restart().await;
@@ -194,7 +195,7 @@ async fn a_notice_survives_a_restart_and_is_sent_once() {
 #[tokio::test]
 async fn live_games_write_to_nobody() {
     let club = Club::open().await;
-    club.ok("bob", "g", "/settings dm:on").await;
+    club.ok("bob", "g", "/settings notify:on").await;
     club.game("g", "ann", "bob", "chess", "time:10+5").await;
     club.moves("g", "ann", "bob", &["e4", "e5", "Nf3"]).await;
     club.pass(MINUTE).await;

@@ -419,13 +419,14 @@ pub async fn settings(
     #[description = "Letters and numbers around your boards"] coordinates: Option<Switch>,
     #[description = "Which side is at the bottom of your boards"] bottom: Option<BottomOption>,
     #[description = "Your boards come with every piece written out by square"] text: Option<Switch>,
-    #[description = "A direct message when it is your move in a correspondence game"] dm: Option<Switch>,
+    #[description = "A direct message when it is your move in a correspondence game"] notify: Option<Switch>,
     #[description = "No direct messages in these hours, like 22:00-07:00, or off"] quiet: Option<String>,
     #[description = "The time zone of your quiet hours, like Europe/Berlin"]
     #[autocomplete = "suggest_zones"]
     zone: Option<String>,
-    #[description = "Managers: list this server's leaderboards, tournaments and players on the web pages"]
-    web: Option<Switch>,
+    #[description = "Managers: list this server's leaderboards, tournaments and players on the web pages"] web: Option<
+        Switch,
+    >,
 ) -> Result<(), Error> {
     let on = |switch: Option<Switch>| switch.map(|switch| matches!(switch, Switch::On));
     let command = (|| {
@@ -435,7 +436,7 @@ pub async fn settings(
             coordinates: on(coordinates),
             bottom: bottom.map(Into::into),
             text: on(text),
-            dm: on(dm),
+            dm: on(notify),
             quiet: quiet.map(|q| host::read_quiet(&q)).transpose()?,
             zone: read(zone)?,
         })
@@ -447,7 +448,8 @@ pub async fn settings(
 async fn suggest_themes(_ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
     let typed = typed.trim().to_ascii_lowercase();
     let names = host::Theme::ALL.iter().map(|t| t.name()).chain(["default"]);
-    let choices = names.filter(|name| name.starts_with(&typed)).map(|name| serenity::AutocompleteChoice::new(name, name));
+    let choices =
+        names.filter(|name| name.starts_with(&typed)).map(|name| serenity::AutocompleteChoice::new(name, name));
     serenity::CreateAutocompleteResponse::new().set_choices(choices.collect())
 }
 

@@ -31,10 +31,10 @@ use data::{ChallengeId, GameId, TournamentId};
 use engine::Level;
 use rules::{Square, Variant};
 
+pub use super::personal::{ThemeChoice, Zone};
 pub use data::ColorChoice;
 pub use read::{CommandError, CommandSpec, COMMANDS};
 pub use read_tournament::NAME_LENGTH;
-pub use super::personal::{ThemeChoice, Zone};
 
 use super::clock::TimeControl;
 use super::User;

@@ -488,7 +488,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "settings",
-        usage: "/settings [theme:<name>] [coordinates:on|off] [bottom:own|to-move] [text:on|off] [dm:on|off] \
+        usage: "/settings [theme:<name>] [coordinates:on|off] [bottom:own|to-move] [text:on|off] [notify:on|off] \
                 [quiet:22:00-07:00|off] [zone:<time zone>] [web:on|off]",
         about: "your own settings (board theme, coordinates, which side is at the bottom, the pieces in words, a \
                 direct message on your turn with quiet hours), and this server's; its managers turn its web \
@@ -502,7 +502,7 @@ pub const COMMANDS: &[CommandSpec] = &[
                 coordinates: switch(&mut a, "coordinates")?,
                 bottom: a.take("bottom", false).map(|v| personal::read_bottom(&v)).transpose().map_err(value)?,
                 text: switch(&mut a, "text")?,
-                dm: switch(&mut a, "dm")?,
+                dm: switch(&mut a, "notify")?,
                 quiet: a.take("quiet", false).map(|v| personal::read_quiet(&v)).transpose().map_err(value)?,
                 zone: a.take("zone", false).map(|v| v.parse()).transpose().map_err(value)?,
             };

@@ -233,14 +233,37 @@ fn command() -> impl Strategy<Value = Command> {
 
 /// Every option of `/settings`, each given or not.
 fn settings() -> impl Strategy<Value = SettingsCommand> {
-    let theme = prop_oneof![Just(ThemeChoice::Default), prop::sample::select(render::Theme::ALL.to_vec()).prop_map(ThemeChoice::Named)];
+    let theme = prop_oneof![
+        Just(ThemeChoice::Default),
+        prop::sample::select(render::Theme::ALL.to_vec()).prop_map(ThemeChoice::Named)
+    ];
     let bottom = prop::sample::select(vec![data::Bottom::Own, data::Bottom::ToMove]);
-    let quiet = prop::option::of((0u16..1440, 1u16..1440).prop_map(|(from, len)| data::QuietHours { from, to: (from + len) % 1440 }));
+    let quiet = prop::option::of(
+        (0u16..1440, 1u16..1440).prop_map(|(from, len)| data::QuietHours { from, to: (from + len) % 1440 }),
+    );
     let zone = prop::sample::select(vec!["UTC", "Europe/Berlin", "America/Argentina/Buenos_Aires", "Etc/GMT+5"])
         .prop_map(|z| z.parse::<Zone>().unwrap());
     let switch = || prop::option::of(any::<bool>());
-    (switch(), prop::option::of(theme), switch(), prop::option::of(bottom), switch(), switch(), prop::option::of(quiet), prop::option::of(zone))
-        .prop_map(|(web, theme, coordinates, bottom, text, dm, quiet, zone)| SettingsCommand { web, theme, coordinates, bottom, text, dm, quiet, zone })
+    (
+        switch(),
+        prop::option::of(theme),
+        switch(),
+        prop::option::of(bottom),
+        switch(),
+        switch(),
+        prop::option::of(quiet),
+        prop::option::of(zone),
+    )
+        .prop_map(|(web, theme, coordinates, bottom, text, dm, quiet, zone)| SettingsCommand {
+            web,
+            theme,
+            coordinates,
+            bottom,
+            text,
+            dm,
+            quiet,
+            zone,
+        })
 }
 
 proptest! {
@@ -295,7 +318,10 @@ fn settings_read_a_switch_and_refuse_anything_else() {
     assert_eq!(read("/settings"), Ok(web(None)));
     assert_eq!(read("/settings web:on"), Ok(web(Some(true))));
     assert_eq!(read("/settings WEB:Off"), Ok(web(Some(false))));
-    assert_eq!(Command::<User>::Settings(SettingsCommand { web: Some(false), ..SettingsCommand::default() }).to_string(), "/settings web:off");
+    assert_eq!(
+        Command::<User>::Settings(SettingsCommand { web: Some(false), ..SettingsCommand::default() }).to_string(),
+        "/settings web:off"
+    );
     assert_eq!(Command::<User>::Settings(SettingsCommand::default()).to_string(), "/settings");
     let err = read("/settings web:maybe").unwrap_err().to_string();
     assert_eq!(err, "`web:maybe` is not a switch: `web:on` or `web:off`");
@@ -320,12 +346,12 @@ fn settings_read_the_players_own_and_name_what_is_wrong() {
         web: None,
     };
     assert_eq!(
-        read("/settings theme:blue coordinates:off bottom:own text:on dm:on quiet:22:00-07:30 zone:europe/berlin"),
+        read("/settings theme:blue coordinates:off bottom:own text:on notify:on quiet:22:00-07:30 zone:europe/berlin"),
         Ok(Command::Settings(mine.clone()))
     );
     assert_eq!(
         Command::<User>::Settings(mine).to_string(),
-        "/settings theme:blue coordinates:off bottom:own text:on dm:on quiet:22:00-07:30 zone:Europe/Berlin"
+        "/settings theme:blue coordinates:off bottom:own text:on notify:on quiet:22:00-07:30 zone:Europe/Berlin"
     );
     let quiet_off = SettingsCommand { quiet: Some(None), ..SettingsCommand::default() };
     assert_eq!(read("/settings quiet:off"), Ok(Command::Settings(quiet_off)));

@@ -145,7 +145,7 @@ impl Display for Command<User> {
                 line.opt("coordinates", coordinates.map(on_off))?;
                 line.opt("bottom", bottom.map(personal::bottom_text))?;
                 line.opt("text", text.map(on_off))?;
-                line.opt("dm", dm.map(on_off))?;
+                line.opt("notify", dm.map(on_off))?;
                 line.opt("quiet", quiet.map(personal::write_quiet))?;
                 line.opt("zone", *zone)?;
                 line.opt("web", web.map(on_off))

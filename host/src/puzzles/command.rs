@@ -23,10 +23,10 @@ use data::{Attempt, AttemptEnd, PuzzlePlace, PuzzleRatingUpdate};
 use render::{move_squares, BoardView, Markers};
 use rules::{Color, Move, Outcome, Position, Variant};
 
+use crate::personal::Look;
 use crate::rating::{rate_puzzle, Rating};
 use crate::stored::{unreadable, variant};
 use crate::view::move_number;
-use crate::personal::Look;
 use crate::{board_text, told, Ctx, Handled, Host, Image, Message, Refusal, Reply, ShownBoard, Typed};
 
 /// What `/puzzle` found for the player.

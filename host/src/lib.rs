@@ -126,6 +126,9 @@ pub struct Settings {
     /// crashing before it connects credits every player the whole time. `false` (the console,
     /// tests): the host serves from the moment it opens.
     pub adapter_connects: bool,
+    /// Whether the adapter delivers a message to one user in a direct chat ([`Message::to`]):
+    /// `/settings notify:on` is refused where it does not.
+    pub direct_messages: bool,
     /// Where the web pages are served for the public (`CHIMERA_WEB_URL`): messages that show a
     /// game or a tournament then carry a link to its page. `None`: no links.
     pub web_url: Option<WebUrl>,
@@ -150,6 +153,7 @@ impl Settings {
             puzzle_cpu: DEFAULT_PUZZLE_CPU,
             clock: Arc::new(SystemClock),
             adapter_connects: false,
+            direct_messages: true,
             web_url: None,
         }
     }

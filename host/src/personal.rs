@@ -247,6 +247,12 @@ pub(crate) async fn change(cx: &Ctx<'_>, command: &SettingsCommand) -> Result<Ve
     if !command.is_personal() {
         return Ok(Vec::new());
     }
+    if command.dm == Some(true) && !cx.host.settings().direct_messages {
+        return Err(Refusal::Told(format!(
+            "Chimera cannot write to anyone directly on {} yet, so `notify` stays off; nothing was changed.",
+            cx.platform()
+        )));
+    }
     let request = cx.request;
     let (platform, user, now, command_) = (request.platform.clone(), request.user.clone(), cx.now, command.clone());
     cx.store()

@@ -193,6 +193,16 @@ async fn a_notice_survives_a_restart_and_is_sent_once() {
 }
 
 #[tokio::test]
+async fn notify_is_refused_where_the_adapter_cannot_write_to_one_person() {
+    let club = Club::open_with(|settings| settings.direct_messages = false).await;
+    let why = club.refused("bob", "g", "/settings theme:blue notify:on").await;
+    assert!(why.contains("cannot write to anyone directly"), "{why}");
+    let shown = club.ok("bob", "g", "/settings").await;
+    assert!(shown.contains("notify: off") && shown.contains("theme: default"), "nothing changed: {shown}");
+    club.ok("bob", "g", "/settings notify:off").await;
+}
+
+#[tokio::test]
 async fn live_games_write_to_nobody() {
     let club = Club::open().await;
     club.ok("bob", "g", "/settings notify:on").await;

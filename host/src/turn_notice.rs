@@ -36,7 +36,7 @@ impl NextTurn {
     /// The turn after the move that brings `table` to `ply` plies.
     pub fn after(table: &Table, ply: u32) -> Option<NextTurn> {
         // The first mover's turn on even plies.
-        let to_move = if ply % 2 == 0 { table.first() } else { !table.first() };
+        let to_move = if ply.is_multiple_of(2) { table.first() } else { !table.first() };
         let correspondence = table.time_control().is_some_and(|time| !time.is_live());
         let player = table.player(to_move);
         (correspondence && stored::user(player).engine_level().is_none()).then_some(NextTurn {

@@ -36,9 +36,10 @@ fn settings_are_kept_between_sessions_and_boards_follow_them() {
     assert!(first.contains("Your boards use the blue theme."), "{first}");
     assert!(first.contains("there is no board theme `plaid`"), "{first}");
     // Alice's board comes with the pieces in words; Bob's, with his defaults, does not.
-    let boards: Vec<&str> = first.split("/board").collect();
-    assert!(boards[1].contains("White: king e1"), "{first}");
-    assert!(!boards[2].contains("White: king e1"), "{first}");
+    let (_, alices) = first.split_once("> alice: /board\n").expect("alice's /board");
+    let (alices, bobs) = alices.split_once("> bob: /board\n").expect("bob's /board");
+    assert!(alices.contains("White: king e1"), "{first}");
+    assert!(!bobs.contains("White: king e1"), "{first}");
 
     let second = run(dir.path(), &db, "alice: /settings\nbob: /settings\n");
     assert!(

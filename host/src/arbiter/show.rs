@@ -211,7 +211,9 @@ fn rows(standings: &[StandingRow]) -> Vec<Vec<String>> {
 /// `3`, `2.5`, `6.25`: as short as exact.
 pub(crate) fn number(x: f64) -> String {
     let s = format!("{x:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    // An empty sum of f64 is -0.0, and a tiny negative rounds to it: neither is a score of "-0".
+    if s == "-0" { "0" } else { s }.to_string()
 }
 
 /// The standings as a monospaced table.
@@ -357,4 +359,22 @@ fn utc(ms: i64) -> String {
 pub(crate) fn capital(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number;
+
+    #[test]
+    fn numbers_drop_trailing_zeros_and_never_show_a_negative_zero() {
+        let empty: f64 = std::iter::empty::<f64>().sum();
+        assert!(empty.is_sign_negative(), "the case this guards: an empty sum is -0.0");
+        assert_eq!(number(empty), "0");
+        assert_eq!(number(-0.001), "0");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(1.5), "1.5");
+        assert_eq!(number(2.25), "2.25");
+        assert_eq!(number(3.0), "3");
+        assert_eq!(number(-1.5), "-1.5");
+    }
 }

@@ -272,7 +272,7 @@ pub(crate) fn trigger(
             (None, Some(message)) => message.channel_id,
             (None, None) => return Err(Error::Invalid("an interaction needs a channel".into())),
         };
-        let guild = w.channel(channel)?.guild;
+        let guild = w.interaction_guild(channel)?;
         // The shard that holds the guild receives the interaction; it must be connected.
         if !w.sessions.contains_key(&w.shard_for(Some(guild))) {
             return Err(Error::NoSession);
@@ -317,7 +317,7 @@ pub(crate) fn command_data(
     args: &Value,
     focused: Option<&str>,
 ) -> Result<Value, Error> {
-    let guild = world.channel(channel)?.guild;
+    let guild = world.interaction_guild(channel)?;
     let mut words = invocation.split_whitespace();
     let root = words.next().ok_or_else(|| Error::Invalid("an empty command name".into()))?;
     let command = world
@@ -471,7 +471,7 @@ impl Options<'_> {
             }
             CHANNEL => {
                 let channel = self.world.channel(ChannelId(snowflake(value).ok_or_else(wrong)?))?;
-                let mut partial = objects::channel(channel);
+                let mut partial = objects::channel(self.world, channel);
                 partial["permissions"] = json!("0");
                 self.resolved.channels.insert(channel.id.to_string(), partial);
                 json!(channel.id.to_string())
@@ -496,7 +496,7 @@ impl Options<'_> {
 }
 
 /// A snowflake given as a number or a string.
-fn snowflake(value: &Value) -> Option<u64> {
+pub(crate) fn snowflake(value: &Value) -> Option<u64> {
     value.as_u64().or_else(|| value.as_str()?.parse().ok())
 }
 

@@ -48,13 +48,16 @@
 //! guild's events (its GUILD_CREATE in READY's wake, messages, interactions) go to shard
 //! `(guild_id >> 22) % shard_count` only ([`shard_of`]), so a bot split across processes by
 //! shard ranges can be tested whole; `GET /gateway/bot` recommends [`Config::recommended_shards`].
+//! DMs: `POST /users/@me/channels` opens the bot's DM with a user once and returns the same
+//! channel after ([`FakeDiscord::dm_channel`]), and a user who takes no DMs
+//! ([`FakeDiscord::refuse_dms`]) has the bot's messages there refused with 403 50007.
 //!
 //! # What it leaves out
 //!
 //! No rate limits; no permission checks (every user is a member of every guild with
 //! ordinary permissions, plus Manage Server after [`FakeDiscord::grant_manage_server`]; the bot
-//! may do anything, except start threads after [`FakeDiscord::forbid_threads`]); no DMs,
-//! roles, presences, voice, modals' submissions or role and attachment options; no
+//! may do anything, except start threads after [`FakeDiscord::forbid_threads`]); no
+//! interactions or user messages in DMs, no group DMs; no roles, presences, voice, modals' submissions or role and attachment options; no
 //! zombie-connection detection (the bot's heartbeats are acknowledged and counted, never required).
 
 // `json!` recurses once per field, and a GUILD_CREATE has more fields than the default allows.
@@ -250,7 +253,8 @@ impl FakeDiscord {
             assert!(w.guilds.contains_key(&guild), "no guild {guild}");
             let channel = Channel {
                 id,
-                guild,
+                guild: Some(guild),
+                recipient: None,
                 name: name.to_owned(),
                 kind: ChannelKind::GuildText,
                 parent: None,
@@ -259,7 +263,7 @@ impl FakeDiscord {
                 last_message: None,
                 message_count: 0,
             };
-            w.dispatch(Some(guild), "CHANNEL_CREATE", objects::channel(&channel), Some(intents::GUILDS), None);
+            w.dispatch(Some(guild), "CHANNEL_CREATE", objects::channel(w, &channel), Some(intents::GUILDS), None);
             w.channels.insert(id, channel);
         });
         id
@@ -278,7 +282,7 @@ impl FakeDiscord {
                 None,
             );
             w.guilds.remove(&guild);
-            w.channels.retain(|_, c| c.guild != guild);
+            w.channels.retain(|_, c| c.guild != Some(guild));
         });
     }
 
@@ -286,6 +290,19 @@ impl FakeDiscord {
     /// Discord refuses a bot that lost Create Public Threads, or allowed again (`false`).
     pub fn forbid_threads(&self, forbidden: bool) {
         self.shared.write(|w| w.threads_forbidden = forbidden);
+    }
+
+    /// The bot's DM channel with `user`, once the bot has opened it ("Create DM").
+    pub fn dm_channel(&self, user: UserId) -> Option<ChannelId> {
+        self.shared.read(|w| w.dms.get(&user).copied())
+    }
+
+    /// From now on `user` takes no direct messages from the bot, as a user who turned off DMs
+    /// from server members (or blocked the bot): opening their DM still works, as on Discord,
+    /// but every message the bot posts there is refused with 403 50007 Cannot send messages to
+    /// this user.
+    pub fn refuse_dms(&self, user: UserId) {
+        self.shared.write(|w| w.dms_refused.insert(user));
     }
 
     /// Gives `user` the Manage Server permission in every guild, as a server's admins have it.
@@ -467,6 +484,17 @@ impl FakeDiscord {
         self.shared
             .wait_for(format!("a matching message in channel {channel}"), |w| {
                 w.messages.values().find(|m| m.channel_id == channel && !m.is_ephemeral() && matches(m)).cloned()
+            })
+            .await
+    }
+
+    /// Waits for a message in the bot's DM with `user` that satisfies `matches` (the DM opened
+    /// meanwhile, if it was not yet).
+    pub async fn wait_dm_message(&self, user: UserId, matches: impl Fn(&Message) -> bool) -> Result<Message, Error> {
+        self.shared
+            .wait_for(format!("a matching message in the DM with user {user}"), |w| {
+                let dm = *w.dms.get(&user)?;
+                w.messages.values().find(|m| m.channel_id == dm && matches(m)).cloned()
             })
             .await
     }

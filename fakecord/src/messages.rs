@@ -3,11 +3,12 @@
 
 use serde_json::{json, Value};
 
-use crate::ids::{now_timestamp, ChannelId, InteractionId, MessageId, UserId};
+use crate::ids::{now_timestamp, ChannelId, GuildId, InteractionId, MessageId, UserId};
 use crate::multipart::{resolve_attachments, MessageBody};
 use crate::objects;
 use crate::rest::ApiError;
-use crate::state::{intents::GUILD_MESSAGES, Message, Shared, World};
+use crate::state::intents::{DIRECT_MESSAGES, GUILD_MESSAGES};
+use crate::state::{Message, Shared, World};
 
 /// Flags a bot may set on a message ("Message Object", Message Flags): SUPPRESS_EMBEDS and
 /// SUPPRESS_NOTIFICATIONS anywhere, EPHEMERAL only in answer to an interaction.
@@ -130,7 +131,7 @@ pub(crate) fn publish(world: &mut World, message: Message) -> Value {
     }
     if !message.is_ephemeral() {
         let mut event = json.clone();
-        let guild = world.channels.get(&message.channel_id).and_then(|c| world.guilds.get(&c.guild));
+        let guild = world.guild_of(message.channel_id).and_then(|g| world.guilds.get(&g));
         if let (Some(guild), Some(author)) = (guild, world.users.get(&message.author)) {
             let mut member = objects::member(guild, author);
             if let Some(member) = member.as_object_mut() {
@@ -139,7 +140,7 @@ pub(crate) fn publish(world: &mut World, message: Message) -> Value {
             event["member"] = member;
         }
         let guild = world.guild_of(message.channel_id);
-        world.dispatch(guild, "MESSAGE_CREATE", event, Some(GUILD_MESSAGES), None);
+        world.dispatch(guild, "MESSAGE_CREATE", event, Some(messages_intent(guild)), None);
     }
     world.revisions.insert(message.id, vec![message.content.clone()]);
     world.messages.insert(message.id, message);
@@ -155,7 +156,7 @@ pub(crate) fn publish_edit(world: &mut World, id: MessageId) -> Value {
     let json = objects::message(world, message);
     if !message.is_ephemeral() {
         let guild = world.guild_of(message.channel_id);
-        world.dispatch(guild, "MESSAGE_UPDATE", json.clone(), Some(GUILD_MESSAGES), None);
+        world.dispatch(guild, "MESSAGE_UPDATE", json.clone(), Some(messages_intent(guild)), None);
     }
     json
 }
@@ -170,6 +171,15 @@ pub(crate) fn delete(world: &mut World, id: MessageId) {
             "channel_id": message.channel_id.to_string(),
             "guild_id": guild.map(|g| g.to_string()),
         });
-        world.dispatch(guild, "MESSAGE_DELETE", event, Some(GUILD_MESSAGES), None);
+        world.dispatch(guild, "MESSAGE_DELETE", event, Some(messages_intent(guild)), None);
+    }
+}
+
+/// The intent a bot asks for to be told of messages: in a guild's channels, or in DMs (which
+/// go to shard 0, as every event of no guild does).
+fn messages_intent(guild: Option<GuildId>) -> u64 {
+    match guild {
+        Some(_) => GUILD_MESSAGES,
+        None => DIRECT_MESSAGES,
     }
 }

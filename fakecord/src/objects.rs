@@ -94,18 +94,21 @@ fn everyone_role(guild: GuildId) -> Value {
     })
 }
 
-/// "Channel Object": a guild text channel, or a thread with its "Thread Metadata Object".
-pub(crate) fn channel(channel: &Channel) -> Value {
+/// "Channel Object": a guild text channel, a thread with its "Thread Metadata Object", or a DM
+/// with its recipient.
+pub(crate) fn channel(world: &World, channel: &Channel) -> Value {
     let mut json = json!({
         "id": channel.id.to_string(),
         "type": channel.kind as u8,
-        "guild_id": channel.guild.to_string(),
-        "name": channel.name,
         "last_message_id": channel.last_message.map(|id| id.to_string()),
-        "rate_limit_per_user": 0,
-        "nsfw": false,
         "flags": 0,
     });
+    if let Some(guild) = channel.guild {
+        json["guild_id"] = json!(guild.to_string());
+        json["name"] = json!(channel.name);
+        json["rate_limit_per_user"] = json!(0);
+        json["nsfw"] = json!(false);
+    }
     match channel.kind {
         ChannelKind::GuildText => {
             json["position"] = json!(0);
@@ -132,6 +135,11 @@ pub(crate) fn channel(channel: &Channel) -> Value {
                 json["thread_metadata"]["invitable"] = json!(true);
             }
         }
+        ChannelKind::Dm => {
+            let recipient = channel.recipient.and_then(|id| world.users.get(&id));
+            json["recipients"] = json!(recipient.map(user).into_iter().collect::<Vec<_>>());
+            json["last_pin_timestamp"] = Value::Null;
+        }
     }
     json
 }
@@ -143,7 +151,7 @@ pub(crate) fn unavailable_guild(guild: &Guild) -> Value {
 
 /// "Guild Object" with the extra fields of the "Guild Create" gateway event.
 pub(crate) fn guild_create(world: &World, guild: &Guild) -> Value {
-    let channels = world.channels.values().filter(|c| c.guild == guild.id);
+    let channels = world.channels.values().filter(|c| c.guild == Some(guild.id));
     let (threads, channels): (Vec<&Channel>, Vec<&Channel>) = channels.partition(|c| c.parent.is_some());
     let members: Vec<Value> = world.users.values().map(|u| member(guild, u)).collect();
     json!({
@@ -185,8 +193,8 @@ pub(crate) fn guild_create(world: &World, guild: &Guild) -> Value {
         "member_count": members.len(),
         "voice_states": [],
         "members": members,
-        "channels": channels.into_iter().map(channel).collect::<Vec<_>>(),
-        "threads": threads.into_iter().map(channel).collect::<Vec<_>>(),
+        "channels": channels.into_iter().map(|c| channel(world, c)).collect::<Vec<_>>(),
+        "threads": threads.into_iter().map(|c| channel(world, c)).collect::<Vec<_>>(),
         "presences": [],
         "stage_instances": [],
         "guild_scheduled_events": [],
@@ -219,7 +227,7 @@ pub(crate) fn message(world: &World, message: &Message) -> Value {
         Some(InteractionKind::ApplicationCommand) => 20, // CHAT_INPUT_COMMAND
         _ => 0,                                          // DEFAULT
     };
-    let guild = world.channels.get(&message.channel_id).map(|c| c.guild.to_string());
+    let guild = world.guild_of(message.channel_id).map(|g| g.to_string());
     let mut json = json!({
         "id": message.id.to_string(),
         "channel_id": message.channel_id.to_string(),
@@ -255,7 +263,7 @@ pub(crate) fn message(world: &World, message: &Message) -> Value {
     }
     if let Some(thread) = world.channels.get(&ChannelId(message.id.get())) {
         // A thread started from a message shares its id ("Start Thread from Message").
-        json["thread"] = channel(thread);
+        json["thread"] = channel(world, thread);
     }
     json
 }
@@ -268,7 +276,8 @@ pub(crate) fn interaction(
     source_message: Option<&Message>,
 ) -> Value {
     let channel = &world.channels[&interaction.channel];
-    let guild = &world.guilds[&channel.guild];
+    let guild = channel.guild.and_then(|g| world.guilds.get(&g));
+    let guild = guild.expect("interactions come from guild channels (`World::interaction_guild`)");
     let user = &world.users[&interaction.user];
     let mut member = member(guild, user);
     let permissions = if user.manager { MEMBER_PERMISSIONS | MANAGE_GUILD } else { MEMBER_PERMISSIONS };
@@ -280,7 +289,7 @@ pub(crate) fn interaction(
         "data": data,
         "guild": { "id": guild.id.to_string(), "locale": "en-US", "features": [] },
         "guild_id": guild.id.to_string(),
-        "channel": self::channel(channel),
+        "channel": self::channel(world, channel),
         "channel_id": channel.id.to_string(),
         "member": member,
         "token": interaction.token,

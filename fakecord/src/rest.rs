@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::ids::{AttachmentId, ChannelId, CommandId, GuildId, MessageId};
+use crate::ids::{AttachmentId, ChannelId, CommandId, GuildId, MessageId, UserId};
 use crate::multipart::MessageBody;
 use crate::state::{intents, Channel, ChannelKind, Command, Request as Recorded, Shared, World};
 use crate::{gateway, interactions, messages, objects};
@@ -66,6 +66,10 @@ impl ApiError {
         Self::new(404, 10002, "Unknown Application")
     }
 
+    fn unknown_user() -> Self {
+        Self::new(404, 10013, "Unknown User")
+    }
+
     fn unauthorized() -> Self {
         Self::new(401, 0, "401: Unauthorized")
     }
@@ -103,6 +107,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/gateway", get(gateway_url))
         .route("/gateway/bot", get(gateway_bot))
         .route("/users/@me", get(current_user))
+        .route("/users/@me/channels", post(create_dm))
         .route("/oauth2/applications/@me", get(current_application))
         .route("/applications/@me", get(current_application))
         .route("/applications/{app}/commands", get(list_commands).put(overwrite_commands).post(create_command))
@@ -172,6 +177,47 @@ async fn gateway_bot(State(shared): State<Arc<Shared>>) -> Json<Value> {
 
 async fn current_user(State(shared): State<Arc<Shared>>) -> Json<Value> {
     Json(shared.read(|w| objects::current_user(&w.users[&w.bot])))
+}
+
+#[derive(Deserialize)]
+struct CreateDm {
+    /// A snowflake: serenity sends it as a string, some libraries as a number.
+    recipient_id: Value,
+}
+
+/// "Create DM": the bot's DM channel with a user, opened by the first call and the same channel
+/// at every call after. Discord sends no event for it; the bot learns of it by this answer.
+async fn create_dm(State(shared): State<Arc<Shared>>, Body(request): Body<CreateDm>) -> ApiResult {
+    let recipient = interactions::snowflake(&request.recipient_id)
+        .map(UserId)
+        .ok_or_else(|| ApiError::invalid_form("recipient_id: not a snowflake"))?;
+    shared.write(|w| {
+        if !w.users.contains_key(&recipient) {
+            return Err(ApiError::unknown_user());
+        }
+        let id = match w.dms.get(&recipient) {
+            Some(&id) => id,
+            None => {
+                let id = ChannelId(shared.mint());
+                let dm = Channel {
+                    id,
+                    guild: None,
+                    recipient: Some(recipient),
+                    name: String::new(),
+                    kind: ChannelKind::Dm,
+                    parent: None,
+                    owner: None,
+                    auto_archive_minutes: 0,
+                    last_message: None,
+                    message_count: 0,
+                };
+                w.dms.insert(recipient, id);
+                w.channels.insert(id, dm);
+                id
+            }
+        };
+        Ok(Json(objects::channel(w, &w.channels[&id])))
+    })
 }
 
 async fn current_application(State(shared): State<Arc<Shared>>) -> Json<Value> {
@@ -345,7 +391,7 @@ async fn create_guild_command(
 async fn get_channel(State(shared): State<Arc<Shared>>, Path(channel): Path<u64>) -> ApiResult {
     shared.read(|w| {
         let channel = w.channels.get(&ChannelId(channel)).ok_or_else(ApiError::unknown_channel)?;
-        Ok(Json(objects::channel(channel)))
+        Ok(Json(objects::channel(w, channel)))
     })
 }
 
@@ -371,7 +417,14 @@ async fn list_messages(
 /// "Create Message".
 async fn create_message(State(shared): State<Arc<Shared>>, Path(channel): Path<u64>, body: MessageBody) -> ApiResult {
     let channel = ChannelId(channel);
-    shared.read(|w| w.channel(channel).map(|_| ()).map_err(|_| ApiError::unknown_channel()))?;
+    shared.read(|w| {
+        let channel = w.channel(channel).map_err(|_| ApiError::unknown_channel())?;
+        // A user who takes no DMs from the bot (privacy settings, a block, no shared server).
+        if channel.recipient.is_some_and(|user| w.dms_refused.contains(&user)) {
+            return Err(ApiError::new(403, 50007, "Cannot send messages to this user"));
+        }
+        Ok(())
+    })?;
     let bot = shared.read(|w| w.bot);
     // Discord dedupes a message sent again with the same nonce when `enforce_nonce` is set
     // (for a few minutes; here for the fake's life): the first message comes back.
@@ -486,6 +539,7 @@ async fn thread_from_message(
         let thread = Channel {
             id: ChannelId(message),
             guild: parent.guild,
+            recipient: None,
             name: request.name,
             kind: ChannelKind::PublicThread,
             parent: Some(parent.id),
@@ -518,6 +572,7 @@ async fn thread_without_message(
         let thread = Channel {
             id,
             guild: parent.guild,
+            recipient: None,
             name: request.name,
             kind,
             parent: Some(parent.id),
@@ -533,12 +588,12 @@ async fn thread_without_message(
 
 /// Stores a thread and announces it ("Gateway Events", Thread Create, with `newly_created`).
 fn open_thread(world: &mut World, thread: Channel) -> Value {
-    let json = objects::channel(&thread);
+    let json = objects::channel(world, &thread);
     let mut event = json.clone();
     event["newly_created"] = json!(true);
     let guild = thread.guild;
     world.channels.insert(thread.id, thread);
-    world.dispatch(Some(guild), "THREAD_CREATE", event, Some(intents::GUILDS), None);
+    world.dispatch(guild, "THREAD_CREATE", event, Some(intents::GUILDS), None);
     json
 }
 

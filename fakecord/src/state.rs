@@ -4,7 +4,7 @@
 //! so anything waiting (a test, a gateway connection with events to deliver) wakes and looks
 //! again: no lost wake-ups, no polling.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fmt::Display;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -23,6 +23,8 @@ pub(crate) mod intents {
     pub const GUILD_MEMBERS: u64 = 1 << 1;
     /// MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE in guilds.
     pub const GUILD_MESSAGES: u64 = 1 << 9;
+    /// The same events in DMs.
+    pub const DIRECT_MESSAGES: u64 = 1 << 12;
     /// What an application must have enabled to ask for ("Gateway", Privileged Intents):
     /// GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT.
     pub const PRIVILEGED: u64 = GUILD_MEMBERS | (1 << 8) | (1 << 15);
@@ -54,6 +56,8 @@ pub(crate) struct Guild {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ChannelKind {
     GuildText = 0,
+    /// A direct message channel between the bot and one user.
+    Dm = 1,
     PublicThread = 11,
     PrivateThread = 12,
 }
@@ -61,7 +65,10 @@ pub(crate) enum ChannelKind {
 #[derive(Clone, Debug)]
 pub(crate) struct Channel {
     pub id: ChannelId,
-    pub guild: GuildId,
+    /// `None` for a DM, which belongs to no guild.
+    pub guild: Option<GuildId>,
+    /// The user a DM is with.
+    pub recipient: Option<UserId>,
     pub name: String,
     pub kind: ChannelKind,
     /// The text channel a thread lives in.
@@ -367,6 +374,10 @@ pub(crate) struct World {
     /// Set by [`crate::FakeDiscord::forbid_threads`]: starting a thread is refused with 403
     /// 50013 Missing Permissions, as for a bot without Create Public Threads.
     pub threads_forbidden: bool,
+    /// Each user's DM channel with the bot, once opened: Discord keeps one per pair of users.
+    pub dms: HashMap<UserId, ChannelId>,
+    /// Users who take no direct messages from the bot ([`crate::FakeDiscord::refuse_dms`]).
+    pub dms_refused: HashSet<UserId>,
 }
 
 impl World {
@@ -393,6 +404,8 @@ impl World {
             requests: Vec::new(),
             nonces: HashMap::new(),
             threads_forbidden: false,
+            dms: HashMap::new(),
+            dms_refused: HashSet::new(),
             closed: false,
         }
     }
@@ -454,9 +467,16 @@ impl World {
         self.sessions.values_mut().find(|s| s.connection == Some(connection))
     }
 
-    /// The guild a channel belongs to.
+    /// The guild a channel belongs to; `None` for a DM.
     pub(crate) fn guild_of(&self, channel: ChannelId) -> Option<GuildId> {
-        self.channels.get(&channel).map(|c| c.guild)
+        self.channels.get(&channel).and_then(|c| c.guild)
+    }
+
+    /// The guild of a channel where interactions happen: the fake sends none from a DM.
+    pub(crate) fn interaction_guild(&self, channel: ChannelId) -> Result<GuildId, Error> {
+        self.channel(channel)?.guild.ok_or_else(|| {
+            Error::Invalid(format!("channel {channel} is a DM; the fake sends interactions from guilds"))
+        })
     }
 
     pub(crate) fn channel(&self, id: ChannelId) -> Result<&Channel, Error> {

@@ -172,3 +172,30 @@ async fn a_message_sent_again_with_an_enforced_nonce_is_the_first_one() {
     let texts: Vec<String> = fake.messages_in(ChannelId(lobby.get())).into_iter().map(|m| m.content).collect();
     assert_eq!(texts, ["round 2", "round 3", "round 3"]);
 }
+
+#[tokio::test]
+async fn a_dm_is_opened_once_per_user_and_refused_when_the_user_takes_none() {
+    let Setup { fake, http, .. } = setup().await;
+    let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    let user = |id: fakecord::UserId| serenity::UserId::new(id.get());
+
+    let dm = user(alice).create_dm_channel(&http).await.unwrap();
+    let again = user(alice).create_dm_channel(&http).await.unwrap();
+    assert_eq!(again.id, dm.id, "one DM per user, returned again");
+    assert_eq!((dm.kind, dm.recipient.name.as_str()), (serenity::ChannelType::Private, "alice"));
+    assert_eq!(fake.dm_channel(alice), Some(ChannelId(dm.id.get())));
+    assert_eq!(fake.dm_channel(bob), None, "not opened until asked for");
+    dm.id.say(&http, "your move").await.unwrap();
+    let texts: Vec<String> = fake.messages_in(ChannelId(dm.id.get())).into_iter().map(|m| m.content).collect();
+    assert_eq!(texts, ["your move"]);
+    let fetched = http.get_channel(dm.id).await.unwrap().private().expect("a DM, in no guild");
+    assert_eq!(fetched.recipient.id, user(alice));
+
+    fake.refuse_dms(bob);
+    let bobs = user(bob).create_dm_channel(&http).await.expect("opening a DM works, as on Discord");
+    let refused = bobs.id.say(&http, "your move").await.unwrap_err();
+    assert_eq!(discord_error(refused), (403, 50007));
+    assert!(fake.messages_in(ChannelId(bobs.id.get())).is_empty());
+    let nobody = serenity::UserId::new(1).create_dm_channel(&http).await.unwrap_err();
+    assert_eq!(discord_error(nobody), (404, 10013));
+}

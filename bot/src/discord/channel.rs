@@ -1,14 +1,15 @@
 //! Channels on Discord: a channel id as the host stores it (decimal text), the host's places
-//! (a public thread of the busy channel for a new game), and a failed Discord call as the host
-//! weighs it.
+//! (a public thread of the busy channel for a new game, a user's DM for a message to them
+//! alone), and a failed Discord call as the host weighs it.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, ChannelType, CreateThread, Http};
 
-use host::{Message, PlaceError, Places};
+use host::{Message, PlaceError, PlaceFailure, Places, User};
 
 use super::outgoing;
 
@@ -16,14 +17,45 @@ use super::outgoing;
 const THREAD_NAME_LIMIT: usize = 100;
 
 /// The host's places on Discord: public threads for games whose channel is busy, and
-/// announcements posted in their channels.
+/// announcements posted in their channels, or in the DM of the one user they are for.
 pub struct DiscordThreads {
     http: Arc<Http>,
+    /// Each user's DM channel once opened: Discord answers every "Create DM" with the same
+    /// channel, so asking once per user and process is enough.
+    dms: Mutex<HashMap<serenity::UserId, serenity::ChannelId>>,
 }
 
 impl DiscordThreads {
     pub fn new(http: Arc<Http>) -> DiscordThreads {
-        DiscordThreads { http }
+        DiscordThreads { http, dms: Mutex::default() }
+    }
+
+    /// The DM channel with `user`, opened if it is not known yet.
+    async fn dm_channel(&self, user: serenity::UserId) -> Result<serenity::ChannelId, serenity::Error> {
+        if let Some(&channel) = self.dms().get(&user) {
+            return Ok(channel);
+        }
+        let channel = user.create_dm_channel(&*self.http).await?.id;
+        self.dms().insert(user, channel);
+        Ok(channel)
+    }
+
+    fn dms(&self) -> std::sync::MutexGuard<'_, HashMap<serenity::UserId, serenity::ChannelId>> {
+        self.dms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Posts `message` to `user` alone, in their DM.
+    async fn post_to(&self, user: &User, message: &Message) -> Result<(), PlaceError> {
+        let id = user_id(&user.id).ok_or_else(|| format!("a direct message for {}, who has no Discord id", user.id))?;
+        let channel = self.dm_channel(id).await.map_err(|e| dm_error(user, e))?;
+        outgoing::post(&self.http, channel, message).await.map_err(|e| {
+            let error = dm_error(user, e);
+            if error.failure() == PlaceFailure::Gone {
+                // The DM is no more: the next attempt asks Discord for the one it has now.
+                self.dms().remove(&id);
+            }
+            error
+        })
     }
 }
 
@@ -46,7 +78,15 @@ impl Places for DiscordThreads {
     }
 
     async fn post(&self, message: &Message) -> Result<(), PlaceError> {
-        outgoing::post(&self.http, message).await
+        if let Some(user) = &message.to {
+            return self.post_to(user, message).await;
+        }
+        let channel = message
+            .channel
+            .as_deref()
+            .and_then(channel_id)
+            .ok_or_else(|| format!("an announcement without a Discord channel: {:?}", message.channel))?;
+        outgoing::post(&self.http, channel, message).await.map_err(place_error)
     }
 }
 
@@ -66,7 +106,21 @@ pub fn place_error(e: serenity::Error) -> PlaceError {
     }
 }
 
+/// A failed call for a direct message, weighed as [`place_error`] weighs any, and saying whom
+/// it was for: Discord refuses (403, code 50007 "Cannot send messages to this user") a message
+/// to a user who takes no DMs from server members, has blocked the bot, or shares no server
+/// with it, and the host then backs off from that user and drops their messages in bounded time.
+fn dm_error(user: &User, e: serenity::Error) -> PlaceError {
+    let failure = place_error(e);
+    PlaceError::new(failure.failure(), format!("a direct message to {} ({}): {failure}", user.name, user.id))
+}
+
 /// A channel id as the host stores it (decimal text).
 pub fn channel_id(text: &str) -> Option<serenity::ChannelId> {
     text.parse::<u64>().ok().filter(|&id| id != 0).map(serenity::ChannelId::new)
+}
+
+/// A user id as the host stores it (decimal text).
+fn user_id(text: &str) -> Option<serenity::UserId> {
+    text.parse::<u64>().ok().filter(|&id| id != 0).map(serenity::UserId::new)
 }

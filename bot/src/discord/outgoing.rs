@@ -17,7 +17,7 @@ use serenity::{
 };
 use tracing::warn;
 
-use super::channel::{channel_id, place_error};
+use super::channel::channel_id;
 use super::incoming::{Origin, Target};
 use super::Error;
 use crate::progress::{Pace, Show};
@@ -131,20 +131,16 @@ async fn post_elsewhere(http: &Http, target: &Target<'_>, elsewhere: Vec<Message
     Ok(())
 }
 
-/// Posts a message the host sends by itself (a game ended on time, a round paired) in its channel.
-pub async fn post(http: &Http, message: &Message) -> Result<(), host::PlaceError> {
-    let channel = message
-        .channel
-        .as_deref()
-        .and_then(channel_id)
-        .ok_or_else(|| format!("an announcement without a Discord channel: {:?}", message.channel))?;
+/// Posts a message the host sends by itself (a game ended on time, a round paired, a player's
+/// turn) in `channel`: its own, or the DM of the user it is for.
+pub async fn post(http: &Http, channel: serenity::ChannelId, message: &Message) -> Result<(), serenity::Error> {
     let key = message.key.clone();
     let mut create = Outgoing::from(message.clone()).message();
     // Discord's idempotency: the same nonce again within minutes returns the first message.
     if let Some(key) = key {
         create = create.nonce(serenity::Nonce::String(key)).enforce_nonce(true);
     }
-    create.execute(http, (channel, None)).await.map_err(place_error)?;
+    create.execute(http, (channel, None)).await?;
     Ok(())
 }
 

@@ -1,15 +1,20 @@
 //! Channels on Matrix: a room's main timeline, or one thread of it. The host knows a channel by
 //! its text: the room id (`!abc:example.org`), or the room id and the thread's root event
-//! (`!abc:example.org/$root`), so each thread holds a game of its own.
+//! (`!abc:example.org/$root`), so each thread holds a game of its own. A message for one user
+//! alone goes to the direct room with them ([`DirectRooms`]).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use async_trait::async_trait;
+use matrix_sdk::ruma::events::room::member::MembershipState;
 use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
-use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, RoomId};
+use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, OwnedUserId, RoomId, UserId};
+use matrix_sdk::{Client, Room, RoomState};
 
-use host::{Message, PlaceError, Places};
+use host::{Message, PlaceError, Places, User};
 
 use super::outgoing::Speaker;
 
@@ -58,9 +63,11 @@ impl FromStr for Channel {
 
 /// The host's places on Matrix: threads for games whose channel is busy (a notice in the room,
 /// titled as the host asks, `Round 2 · Board 3 · alice vs bob`, becomes the root of the game's
-/// thread), and announcements posted with their key as the transaction id.
+/// thread), and announcements posted with their key as the transaction id, in their channel or
+/// in the direct room of the one user they are for.
 pub struct MatrixThreads {
     pub speaker: Speaker,
+    pub direct: DirectRooms,
 }
 
 #[async_trait]
@@ -76,8 +83,68 @@ impl Places for MatrixThreads {
     }
 
     async fn post(&self, message: &Message) -> Result<(), PlaceError> {
-        self.speaker.post(None, message, message.key.as_deref()).await?;
+        let key = message.key.as_deref();
+        match &message.to {
+            Some(user) => {
+                let room = self.direct.room_with(&self.speaker.client, user).await?;
+                self.speaker.post_in(&Channel::room(room.room_id().to_owned()), None, message, key).await?;
+            }
+            None => self.speaker.post(None, message, key).await?,
+        }
         Ok(())
+    }
+}
+
+/// Chimera's direct room with each user it has written to alone. Shared by every clone.
+///
+/// matrix-sdk counts a room it created as direct only once a sync brings back the `m.direct`
+/// account data it set, so a second message to the same user before then would open a second
+/// room; this remembers the room from its creation on, and lets one lookup run at a time.
+#[derive(Clone, Default)]
+pub struct DirectRooms(Arc<tokio::sync::Mutex<HashMap<OwnedUserId, OwnedRoomId>>>);
+
+impl DirectRooms {
+    /// The direct room with `user` that they are in or invited to; when there is none, a new
+    /// one, with `user` invited and the room marked direct (`Client::create_dm`, which makes it
+    /// encrypted: the invitation's devices are given its key when the first message is sent).
+    async fn room_with(&self, client: &Client, user: &User) -> Result<Room, PlaceError> {
+        let id = UserId::parse(&user.id)
+            .map_err(|e| format!("a direct message for {}, who is no Matrix user: {e}", user.id))?;
+        let mut known = self.0.lock().await;
+        let remembered = known.get(&id).and_then(|room| client.get_room(room));
+        let found: Vec<Room> = remembered.into_iter().chain(client.get_dm_rooms(&id)).collect();
+        for room in found {
+            if reaches(&room, &id).await.map_err(|e| dm_error(user, e))? {
+                known.insert(id, room.room_id().to_owned());
+                return Ok(room);
+            }
+        }
+        let room = client.create_dm(&id).await.map_err(|e| dm_error(user, e))?;
+        tracing::info!(user = %id, room = %room.room_id(), "opened a direct room");
+        known.insert(id, room.room_id().to_owned());
+        Ok(room)
+    }
+}
+
+/// Whether a message in `room` reaches `user`: Chimera is in it, and they are or are invited. A
+/// direct room they left (or Chimera was made to leave) reaches nobody.
+async fn reaches(room: &Room, user: &UserId) -> matrix_sdk::Result<bool> {
+    if room.state() != RoomState::Joined {
+        return Ok(false);
+    }
+    let member = room.get_member(user).await?;
+    Ok(member.is_some_and(|m| matches!(m.membership(), MembershipState::Join | MembershipState::Invite)))
+}
+
+/// A failed call for a direct room, as the host weighs it: the homeserver's 401 or 403 (the
+/// user's server refuses the invitation, Chimera may not create rooms) refused, so the host backs
+/// off from that user and drops their messages in bounded time; anything else worth retrying.
+fn dm_error(user: &User, e: matrix_sdk::Error) -> PlaceError {
+    let status = e.as_client_api_error().map(|api| api.status_code.as_u16());
+    let what = format!("a direct room with {} ({}): {e}", user.name, user.id);
+    match status {
+        Some(401 | 403) => PlaceError::refused(what),
+        _ => PlaceError::from(what),
     }
 }
 

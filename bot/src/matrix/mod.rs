@@ -126,6 +126,8 @@ pub(crate) struct Bot {
     ledger: ledger::Ledger,
     /// Sends what the host says (answers, and announcements through [`channel::MatrixThreads`]).
     speaker: outgoing::Speaker,
+    /// The direct rooms Chimera writes to users alone in.
+    direct: channel::DirectRooms,
     /// Events sent before this are stale (see [`STALE_AFTER`]).
     not_before: MilliSecondsSinceUnixEpoch,
     /// A queue for each sender in each room, each worked by a task of its own, so a person's
@@ -228,6 +230,7 @@ async fn start(settings: Settings) -> anyhow::Result<(Arc<Bot>, matrix_sdk::Clie
         me,
         ledger,
         speaker,
+        direct: channel::DirectRooms::default(),
         not_before,
         queues: queues::Queues::new(queues::IDLE, queues::BOUND),
         position: position::Position::new(),
@@ -384,7 +387,7 @@ async fn on_invite(event: StrippedRoomMemberEvent, room: Room, bot: Ctx<Arc<Bot>
 
 impl Bot {
     fn places(&self) -> channel::MatrixThreads {
-        channel::MatrixThreads { speaker: self.speaker.clone() }
+        channel::MatrixThreads { speaker: self.speaker.clone(), direct: self.direct.clone() }
     }
 
     fn enqueue(self: &Arc<Self>, room: &Room, job: Job) {

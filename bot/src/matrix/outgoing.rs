@@ -99,20 +99,32 @@ impl Speaker {
     /// message uniquely (the answered event's id and the message's place in the reply, or the
     /// announcement's key): a second post with the same key shows once.
     pub async fn post(&self, origin: Option<&Origin>, message: &Message, key: Option<&str>) -> anyhow::Result<()> {
-        let mut txns = Transactions { key, next: 0 };
         let channel = match (&message.channel, origin) {
             (Some(channel), _) => channel.parse::<Channel>().map_err(anyhow::Error::msg)?,
             (None, Some(origin)) => origin.channel.clone(),
             (None, None) => anyhow::bail!("an announcement without a channel: {}", message.text),
         };
+        self.post_in(&channel, origin, message, key).await
+    }
+
+    /// Posts one message in `channel`, whichever channel the message names (a direct room
+    /// found for the user it is for).
+    pub async fn post_in(
+        &self,
+        channel: &Channel,
+        origin: Option<&Origin>,
+        message: &Message,
+        key: Option<&str>,
+    ) -> anyhow::Result<()> {
+        let mut txns = Transactions { key, next: 0 };
         let room =
             self.client.get_room(&channel.room).with_context(|| format!("Chimera is not in {}", channel.room))?;
         // A private answer quotes what it answers, when that is in the same channel.
         let reply_to = match origin {
-            Some(origin) if message.private && origin.channel == channel => origin.event.clone(),
+            Some(origin) if message.private && origin.channel == *channel => origin.event.clone(),
             _ => None,
         };
-        let relation = |reply_to: Option<OwnedEventId>| relation(&channel, reply_to);
+        let relation = |reply_to: Option<OwnedEventId>| relation(channel, reply_to);
 
         let keys: Vec<String> = message
             .buttons

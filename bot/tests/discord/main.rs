@@ -5,6 +5,7 @@
 mod harness;
 
 mod buttons;
+mod direct;
 mod errors;
 mod escaping;
 mod games;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chimera::discord::DiscordThreads;
-use host::{Host, ManualClock, Request, Settings, User};
+use host::{Command, Host, ManualClock, Request, Settings, User};
 use poise::serenity_prelude as serenity;
 use serde_json::json;
 
@@ -59,14 +59,21 @@ async fn forbidden_threads_are_asked_for_a_bounded_number_of_times_and_the_tourn
     assert_eq!(fake.threads_of(lobby).len(), 1);
 }
 
-struct Where {
-    server: String,
-    channel: String,
+pub(crate) struct Where {
+    pub server: String,
+    pub channel: String,
 }
 
 /// `user` types `line` in the lobby, and it must not be refused.
-async fn say(host: &Host, places: &DiscordThreads, at: &Where, n: &mut u32, user: &str, line: &str) {
+pub(crate) async fn say(host: &Host, places: &DiscordThreads, at: &Where, n: &mut u32, user: &str, line: &str) {
+    run(host, places, at, n, user, chimera::console::read_command(line).unwrap()).await;
+}
+
+/// `user` runs `command` in the lobby, typed as a slash command's options give it, and it must
+/// not be refused.
+pub(crate) async fn run(host: &Host, places: &DiscordThreads, at: &Where, n: &mut u32, user: &str, command: Command) {
     *n += 1;
+    let line = command.to_string();
     let request = Request {
         platform: "discord".into(),
         server: Some(at.server.clone()),
@@ -75,7 +82,7 @@ async fn say(host: &Host, places: &DiscordThreads, at: &Where, n: &mut u32, user
         manager: false,
         place: host::PlaceKind::Shared,
         request_id: format!("r{n}"),
-        command: chimera::console::read_command(line).unwrap(),
+        command,
     };
     let reply = host.handle(request, places).await;
     assert!(!reply.is_error(), "{line}: {:?}", reply.messages);

@@ -10,6 +10,7 @@
 mod harness;
 mod synapse;
 
+mod direct;
 mod games;
 mod operate;
 mod removal;

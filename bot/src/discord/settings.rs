@@ -87,8 +87,6 @@ impl Settings {
         host.network = super::LIMITS;
         // Clocks run once the gateway says READY, and stop while it is lost.
         host.adapter_connects = true;
-        // Direct messages to one user are not delivered on Discord yet: `notify` is refused.
-        host.direct_messages = false;
         host.channel_link = channel_link;
         host
     }

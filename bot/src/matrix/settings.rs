@@ -111,8 +111,6 @@ impl Settings {
         host.network = network;
         // Clocks run once a sync came back, and stop while syncs fail (see `presence`).
         host.adapter_connects = true;
-        // Direct messages to one user are not delivered on Matrix yet: `notify` is refused.
-        host.direct_messages = false;
         host.channel_link = room_link;
         host
     }

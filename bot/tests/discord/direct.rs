@@ -1,5 +1,5 @@
 //! Messages to one user alone (a player's turn in a correspondence game, for those who asked
-//! with `/settings dm:on`): posted in the user's DM, which the bot opens for them; shown once
+//! with `/settings notify:on`): posted in the user's DM, which the bot opens for them; shown once
 //! however often the same one is posted; and given up in bounded time for a user who takes no
 //! DMs.
 
@@ -32,8 +32,8 @@ fn dms_opened(fake: &FakeDiscord) -> usize {
 #[tokio::test]
 async fn a_player_who_asked_is_told_of_their_turn_in_their_dm_with_the_board_and_the_link() {
     let world = World::with(&[("CHIMERA_WEB_URL", "https://chess.example.org")]).await;
-    let on = world.choice("settings", "dm", "on");
-    let asked = world.slash(world.bob, world.lobby, "settings", json!({ "dm": on })).await.message;
+    let on = world.choice("settings", "notify", "on");
+    let asked = world.slash(world.bob, world.lobby, "settings", json!({ "notify": on })).await.message;
     assert!(asked.is_ephemeral(), "{}", asked.content);
     world.start_game(world.lobby, "chess").await;
     world.play(world.lobby, &["e4"]).await;

@@ -7,21 +7,6 @@ use matrix_sdk::ruma::{OwnedRoomId, UserId};
 use crate::games::{board, notice, played};
 use crate::harness::{table, Bot, Person, PATIENCE};
 
-/// Turns on `person`'s direct messages on their turn, in the bot's database, as `/settings dm:on`
-/// stores it. (Typed on Matrix, `!settings dm:on` is not read yet: the host's command reader
-/// takes option names of three letters or more.)
-fn ask_for_dms(bot: &Bot, person: &Person) {
-    let mut store = data::Store::open(bot.dir().join("chimera.db")).expect("the bot's database");
-    store
-        .write(|tx| {
-            let player = tx.find_player("matrix", person.id.as_str())?.expect("a player of the game");
-            let mut settings = tx.user_settings(player.id)?;
-            settings.turn_dm = true;
-            tx.set_user_settings(player.id, &settings, 0)
-        })
-        .expect("settings written");
-}
-
 /// Waits until `from` invites `person` to a room, and returns it with whether the invitation
 /// marks it a direct chat.
 async fn invitation(person: &Person, from: &UserId) -> (OwnedRoomId, bool) {
@@ -48,7 +33,8 @@ async fn a_players_turn_is_told_in_a_direct_room_the_bot_opens_once() {
     notice(&bob, &bot, &room, "challenges").await;
     bob.say(&room, "!accept").await;
     notice(&alice, &bot, &room, "(White)").await;
-    ask_for_dms(&bot, &bob);
+    bob.say(&room, "!settings notify:on").await;
+    notice(&bob, &bot, &room, "writes to you directly when it is your move").await;
 
     alice.say(&room, "e4").await;
     notice(&bob, &bot, &room, &played(1, "e4")).await;

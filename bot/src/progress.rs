@@ -23,7 +23,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use tracing::warn;
 
-use host::{Message, PlaceError, Places, Progress};
+use host::{ChannelMention, FoundChannel, Message, PlaceError, Places, Progress};
 
 /// The adapter's places for one request, keeping the newest progress the host reports.
 pub struct Reporting<'a> {
@@ -47,6 +47,10 @@ impl Places for Reporting<'_> {
 
     async fn post(&self, message: &Message) -> Result<(), PlaceError> {
         self.places.post(message).await
+    }
+
+    async fn find_channel(&self, server: &str, named: &ChannelMention) -> Result<FoundChannel, PlaceError> {
+        self.places.find_channel(server, named).await
     }
 
     fn progress(&self, progress: Progress) {
@@ -183,6 +187,17 @@ mod tests {
         async fn post(&self, _: &Message) -> Result<(), PlaceError> {
             Ok(())
         }
+        async fn find_channel(&self, server: &str, named: &ChannelMention) -> Result<FoundChannel, PlaceError> {
+            Ok(FoundChannel::Here(format!("{server}/{named}")))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_channel_is_found_by_the_places_reported_on() {
+        let (places, _) = Reporting::new(&Silent);
+        let named: ChannelMention = "#puzzles".parse().unwrap();
+        let found = places.find_channel("guild", &named).await.unwrap();
+        assert_eq!(found, FoundChannel::Here("guild/#puzzles".into()), "not the default, which knows none");
     }
 
     #[tokio::test]

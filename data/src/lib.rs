@@ -51,6 +51,8 @@
 //! - **Expired challenges**: [`WriteTx::claim_expired_challenges`], the same way (it deletes
 //!   what it returns).
 //! - **Reminders**: [`WriteTx::claim_reminder`] is `true` for one process per game and deadline.
+//! - **Daily puzzles**: [`WriteTx::claim_daily_post`] is `true` for one process per place and
+//!   UTC day; queue the post in the same transaction.
 //! - **Announcements** (the outbox): [`WriteTx::queue_post`] in the transaction that makes an
 //!   announcement true, held by the writer while it posts; [`WriteTx::claim_posts`] gives the
 //!   writer its own and anyone the posts whose hold ran out; [`WriteTx::delete_post`] once posted.
@@ -96,6 +98,7 @@ mod analyses;
 mod async_store;
 mod backup;
 mod challenges;
+mod daily;
 mod db;
 mod error;
 mod games;
@@ -127,6 +130,7 @@ pub use analyses::{AnalysedPly, Analysis, Eval, Judgement};
 pub use async_store::AsyncStore;
 pub use backup::{backup, BackupError, BackupSummary};
 pub use challenges::{Acceptance, Challenge, ColorChoice, NewChallenge};
+pub use daily::{DailyPost, DailyPuzzle, Day, NotATimeOfDay, TimeOfDay};
 pub use db::{default_path, ReadTx, Store, Synchronous, WriteTx, SCHEMA_VERSION};
 pub use error::{ColumnError, Error, Result, UnknownText};
 pub use games::{ClockKind, Color, Finish, Game, GameRecord, GameResult, GameState, NewGame, TimeControl, TimeOdds};

@@ -47,7 +47,7 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
-    fn from_row(row: &Row<'_, '_>) -> Result<Puzzle> {
+    pub(crate) fn from_row(row: &Row<'_, '_>) -> Result<Puzzle> {
         let solution: String = row.get(5)?;
         Ok(Puzzle {
             id: row.get(0)?,
@@ -69,6 +69,8 @@ macro_rules! puzzle_columns {
          p.attempts, p.created_at"
     };
 }
+
+pub(crate) use puzzle_columns;
 
 text_enum! {
     pub enum AttemptState ("attempt state") {
@@ -93,7 +95,7 @@ pub struct Attempt {
 }
 
 impl Attempt {
-    fn from_row(row: &Row<'_, '_>) -> Result<Attempt> {
+    pub(crate) fn from_row(row: &Row<'_, '_>) -> Result<Attempt> {
         Ok(Attempt {
             id: row.get(0)?,
             puzzle: row.get(1)?,
@@ -113,6 +115,8 @@ macro_rules! attempt_columns {
         "id, puzzle_id, player_id, platform, channel, progress, state, started_at, finished_at"
     };
 }
+
+pub(crate) use attempt_columns;
 
 /// A player's puzzle rating in a variant.
 #[derive(Clone, Debug, PartialEq)]

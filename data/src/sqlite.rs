@@ -34,6 +34,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/sqlite/014_puzzles.sql")),
         M::up(include_str!("migrations/sqlite/015_analyses.sql")),
         M::up(include_str!("migrations/sqlite/016_user_settings.sql")),
+        M::up(include_str!("migrations/sqlite/017_daily_puzzle.sql")),
     ])
 }
 

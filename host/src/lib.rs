@@ -11,7 +11,8 @@
 //! either succeeds with a reply, or changes nothing and says why ([`Refusal`], shown privately).
 //!
 //! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out, expires old
-//! challenges, reminds correspondence players whose time runs short, and runs the tournaments
+//! challenges, reminds correspondence players whose time runs short, posts the daily puzzles
+//! that are due (`puzzles::daily`), and runs the tournaments
 //! (`arbiter`: starting them, pairing rounds, opening their games in places the adapter gives).
 //! Adapters call it about once a second; see `schedule.rs` for how the host keeps clocks fair
 //! across its own downtime.
@@ -65,13 +66,13 @@ use render::Renderer;
 pub use analysis::OutsideEngine;
 pub use clock::{Clock, ManualClock, SystemClock, TimeControl, TimeControlError};
 pub use command::{
-    ColorChoice, Command, CommandError, DrawAction, Mention, OfferAction, SettingsCommand, Starts, TournamentCommand,
-    COMMANDS, RATED_BY_DEFAULT,
+    ChannelMention, ColorChoice, Command, CommandError, DailyPuzzleSetting, DrawAction, Mention, NotAChannel,
+    OfferAction, SettingsCommand, Starts, TournamentCommand, COMMANDS, RATED_BY_DEFAULT,
 };
 /// What the contract names from storage and pictures, so adapters need neither crate.
 pub use data::{
     default_path as default_database, Bottom, ChallengeId, Format, GameId, Location, LocationError, QuietHours,
-    TournamentId, WebKey,
+    TimeOfDay, TournamentId, WebKey,
 };
 pub use engine::Level;
 pub use limits::Limits;
@@ -314,6 +315,30 @@ pub trait Places: Send + Sync {
     fn progress(&self, progress: Progress) {
         let _ = progress;
     }
+
+    /// The channel `named` names (as typed in a command, or as the adapter wrote a channel
+    /// option), for a setting of the place `server` (a Discord server's id, a Matrix room's): its
+    /// id when it is a channel of that place that messages are posted in, or why it is not one.
+    /// Only what Chimera can see counts: a channel hidden from it is [`FoundChannel::Unknown`].
+    /// The default knows no channel (the console, whose channels belong to no server).
+    async fn find_channel(&self, server: &str, named: &ChannelMention) -> Result<FoundChannel, PlaceError> {
+        let _ = (server, named);
+        Ok(FoundChannel::Unknown)
+    }
+}
+
+/// What a channel named in a command is, as its adapter finds it ([`Places::find_channel`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FoundChannel {
+    /// A channel of the place, for messages: its id, as the host stores channels.
+    Here(String),
+    /// No such channel that Chimera can see.
+    Unknown,
+    /// A channel of another server (or room), or a direct chat.
+    Elsewhere,
+    /// A channel of the place that holds no messages of its own (a category, a voice channel, a
+    /// forum).
+    NotForMessages,
 }
 
 /// Why the host cannot run at all (a command's failure is a reply, never this).
@@ -493,7 +518,8 @@ impl Host {
     }
 
     /// The scheduler's step: ends the games whose player to move ran out of time, expires
-    /// challenges nobody answered, records that the host is alive, and runs the tournaments
+    /// challenges nobody answered, records that the host is alive, posts the daily puzzles that
+    /// are due, and runs the tournaments
     /// (starts those due, opens their games in places from `places`, pairs rounds). Returns the
     /// announcements it posted through `places` (its own, and any a dead process left queued).
     pub async fn tick(&self, places: &dyn Places) -> Vec<Message> {
@@ -505,6 +531,7 @@ impl Host {
             remind::reminders(self).await,
             turn_notice::send_due(self).await,
             opponent::wake_forgotten(self).await,
+            puzzles::daily::post_due(self).await,
         ] {
             if let Err(refusal) = step {
                 tracing::warn!("the scheduler's step failed: {}", refusal.text());

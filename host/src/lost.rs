@@ -12,6 +12,8 @@
 //!   them any more, and a clock left running would hand one player a loss on time for
 //!   Chimera's absence; a game that stayed on with its clock stopped would hold both players
 //!   (and a tournament pairing) for ever.
+//! - **The daily puzzle** there is stopped: its post would only be refused. Invited back, a
+//!   manager sets it again.
 //!
 //! Nothing is announced: the place is gone, and the network would refuse the announcement.
 
@@ -25,6 +27,8 @@ pub struct Lost {
     pub tournaments_paused: usize,
     pub challenges_withdrawn: u64,
     pub games_aborted: usize,
+    /// Whether it had a daily puzzle, now stopped.
+    pub daily_puzzle_stopped: bool,
 }
 
 /// Why the games of a lost place ended, as stored and shown in their history.
@@ -50,15 +54,17 @@ impl Host {
                     tx.abort_game(game, REASON, now)?;
                     lost.games_aborted += 1;
                 }
+                lost.daily_puzzle_stopped = tx.stop_daily_puzzle(&platform, &server)?;
                 Ok(lost)
             })
             .await
             .map_err(|e| HostError::Broken(format!("cannot stop what lived in a lost server or room: {e}")))?;
         tracing::warn!(
-            "Chimera lost a server or room: {} tournament(s) paused, {} challenge(s) withdrawn, {} game(s) aborted",
+            "Chimera lost a server or room: {} tournament(s) paused, {} challenge(s) withdrawn, {} game(s) aborted{}",
             lost.tournaments_paused,
             lost.challenges_withdrawn,
-            lost.games_aborted
+            lost.games_aborted,
+            if lost.daily_puzzle_stopped { ", its daily puzzle stopped" } else { "" }
         );
         Ok(lost)
     }

@@ -30,7 +30,7 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use data::{GameId, PostId, TournamentId, WriteTx};
+use data::{GameId, PostId, PuzzleId, TournamentId, WriteTx};
 use serde::{Deserialize, Serialize};
 
 use super::arbiter;
@@ -65,14 +65,18 @@ pub(crate) enum Picture {
     Replay(GameId),
     /// The tournament's standings; final ones once it is over.
     Standings { tournament: TournamentId, last: bool },
+    /// A puzzle's board as it is set (the daily puzzle).
+    Puzzle(PuzzleId),
 }
 
 impl Picture {
-    /// The page of what the picture shows.
-    fn page(self) -> Page {
+    /// The page of what the picture shows, if it has one. A puzzle has none: its game's page
+    /// would show the solution.
+    fn page(self) -> Option<Page> {
         match self {
-            Picture::Board(game) | Picture::Replay(game) => Page::Game(game),
-            Picture::Standings { tournament, .. } => Page::Tournament(tournament),
+            Picture::Board(game) | Picture::Replay(game) => Some(Page::Game(game)),
+            Picture::Standings { tournament, .. } => Some(Page::Tournament(tournament)),
+            Picture::Puzzle(_) => None,
         }
     }
 }
@@ -113,9 +117,9 @@ pub(crate) struct Outbox {
 impl Outbox {
     /// Queues `message` (text, mentions, channel; announcements carry no buttons, and their
     /// pictures are named by `picture`, not attached) in the caller's transaction.
-    /// It links to the page of what its picture shows.
+    /// It links to the page of what its picture shows, if that has one.
     pub fn queue(&self, tx: &WriteTx<'_>, now: i64, message: &Message, picture: Option<Picture>) -> data::Result<()> {
-        self.store(tx, now, message, picture, picture.map(Picture::page))
+        self.store(tx, now, message, picture, picture.and_then(Picture::page))
     }
 
     /// Queues `message`, with no picture, linking to `page` (a tournament's round announcement).
@@ -269,7 +273,7 @@ impl Host {
         }
         message.mentions = stored.mentions.into_iter().map(|(id, name)| User { id, name }).collect();
         message.key = key(post, self.settings().network.key_chars);
-        if let Some(page) = stored.page.or(stored.picture.map(Picture::page)) {
+        if let Some(page) = stored.page.or(stored.picture.and_then(Picture::page)) {
             message = message.with_link(self.page_link(page).await);
         }
         Ok(match stored.picture {
@@ -296,6 +300,7 @@ impl Host {
                 let image = arbiter::standings_picture(self, tournament, last).await?;
                 message.with_image(image)
             }
+            Some(Picture::Puzzle(puzzle)) => message.with_image(self.puzzle_picture(puzzle).await?),
         })
     }
 

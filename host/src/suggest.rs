@@ -3,6 +3,7 @@
 
 use rules::{Position, Problem};
 
+use super::puzzles::command::Answers;
 use super::{Host, HostError};
 
 /// One suggestion: what the player sees, and the move text it submits.
@@ -26,9 +27,10 @@ impl Host {
     ) -> Result<Vec<Suggestion>, HostError> {
         let found =
             self.load_active(platform, channel).await.map_err(|refusal| HostError::Broken(refusal.text().into()))?;
-        // Someone who does not play here, with a puzzle open here, is answering it.
+        // Someone who does not play here, with a puzzle open here (or the channel's daily puzzle
+        // to try), is answering it.
         if found.as_ref().is_none_or(|t| t.color_of(user_id).is_none()) {
-            if let Some(position) = self.puzzle_position(platform, channel, user_id).await? {
+            if let Some(position) = self.puzzle_position(platform, channel, user_id, Answers::OpenOrDaily).await? {
                 return Ok(matching_moves(&position, typed, limit));
             }
         }
@@ -50,8 +52,9 @@ impl Host {
         platform: &str,
         channel: &str,
         user_id: &str,
+        answers: Answers,
     ) -> Result<Option<Position>, HostError> {
-        self.open_puzzle_position(platform, channel, user_id)
+        self.open_puzzle_position(platform, channel, user_id, answers)
             .await
             .map_err(|refusal| HostError::Broken(refusal.text().into()))
     }
@@ -81,8 +84,9 @@ impl Host {
                 }
                 table.position().clone()
             }
-            // Someone who does not play here answers their open puzzle here, if they have one.
-            _ => match self.puzzle_position(platform, channel, user_id).await? {
+            // Someone who does not play here answers their open puzzle here, if they have one; a
+            // plain message never opens one (not even the daily puzzle's: chat is not an answer).
+            _ => match self.puzzle_position(platform, channel, user_id, Answers::Open).await? {
                 Some(position) => position,
                 None => return Ok(false),
             },

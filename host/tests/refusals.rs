@@ -115,13 +115,23 @@ async fn losing_a_server_pauses_its_tournaments_and_stops_its_games_and_challeng
     assert!(!game.is_error(), "{}", common::text(&game));
     let kept = club.at(&other, "gus", "/challenge @hal variant:chess").await;
     assert!(!kept.is_error());
+    club.rooms.add_channel("guild", "puzzles");
+    club.rooms.add_channel("other", "quiz");
+    for (place, line) in [(&lobby, "/settings daily-puzzle:#puzzles time:18:00"), (&other, "/settings daily-puzzle:#quiz time:18:00")] {
+        let reply = club.as_manager(place, "org", line).await;
+        assert!(!reply.is_error(), "{line}: {}", common::text(&reply));
+    }
 
     let lost = club.host.server_lost("guild").await.unwrap();
     assert_eq!(
         lost,
-        host::Lost { tournaments_paused: 1, challenges_withdrawn: 1, games_aborted: 1 },
-        "the tournament paused, cy's challenge withdrawn, ed and fay's game stopped"
+        host::Lost { tournaments_paused: 1, challenges_withdrawn: 1, games_aborted: 1, daily_puzzle_stopped: true },
+        "the tournament paused, cy's challenge withdrawn, ed and fay's game stopped, the daily puzzle stopped"
     );
+    let shown = common::text(&club.at(&lobby, "dee", "/settings").await);
+    assert!(shown.contains("daily puzzle: off"), "{shown}");
+    let shown = common::text(&club.at(&other, "dee", "/settings").await);
+    assert!(shown.contains("daily puzzle: in #quiz"), "the other server keeps its own: {shown}");
     let refused = club.at(&lobby, "dee", "/accept").await;
     assert!(refused.is_error(), "the challenge is gone: {}", common::text(&refused));
     let game = club.at(&lobby, "ed", "/board").await;

@@ -1,6 +1,6 @@
 //! Channels on Discord: a channel id as the host stores it (decimal text), the host's places
 //! (a public thread of the busy channel for a new game, a user's DM for a message to them
-//! alone), and a failed Discord call as the host weighs it.
+//! alone, a channel a setting names), and a failed Discord call as the host weighs it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use poise::serenity_prelude as serenity;
 use serenity::{AutoArchiveDuration, ChannelType, CreateThread, Http};
 
-use host::{Message, PlaceError, PlaceFailure, Places, User};
+use host::{ChannelMention, FoundChannel, Message, PlaceError, PlaceFailure, Places, User};
 
 use super::outgoing;
 
@@ -87,6 +87,35 @@ impl Places for DiscordThreads {
             .and_then(channel_id)
             .ok_or_else(|| format!("an announcement without a Discord channel: {:?}", message.channel))?;
         outgoing::post(&self.http, channel, message).await.map_err(place_error)
+    }
+
+    /// A channel mention (`<#id>`, as a channel option is written; `#id`), looked up on Discord:
+    /// a text or announcement channel or a thread of `server` is one for messages. One Chimera
+    /// cannot see (403) or that does not exist (404), or text that names no id, is unknown.
+    async fn find_channel(&self, server: &str, named: &ChannelMention) -> Result<FoundChannel, PlaceError> {
+        let text = named.as_str();
+        let id = text.strip_prefix("<#").and_then(|t| t.strip_suffix('>')).or_else(|| text.strip_prefix('#'));
+        let Some(id) = id.and_then(channel_id) else { return Ok(FoundChannel::Unknown) };
+        let channel = match id.to_channel(&self.http).await {
+            Ok(channel) => channel,
+            Err(e) => {
+                let error = place_error(e);
+                return if error.is_permanent() { Ok(FoundChannel::Unknown) } else { Err(error) };
+            }
+        };
+        let serenity::Channel::Guild(channel) = channel else { return Ok(FoundChannel::Elsewhere) };
+        if channel.guild_id.to_string() != server {
+            return Ok(FoundChannel::Elsewhere);
+        }
+        let for_messages = matches!(
+            channel.kind,
+            ChannelType::Text
+                | ChannelType::News
+                | ChannelType::PublicThread
+                | ChannelType::PrivateThread
+                | ChannelType::NewsThread
+        );
+        Ok(if for_messages { FoundChannel::Here(channel.id.to_string()) } else { FoundChannel::NotForMessages })
     }
 }
 

@@ -407,8 +407,10 @@ impl From<BottomOption> for host::Bottom {
 
 /// Your own settings (boards, direct messages on your turn), and this server's
 ///
-/// Everyone changes their own; the host refuses a change of the server's (`web`) from anyone
-/// without Manage Server, and in direct messages.
+/// Everyone changes their own; the host refuses a change of the server's (`web`, the daily
+/// puzzle) from anyone without Manage Server, and in direct messages. The daily puzzle's channel
+/// is a channel option (Discord's picker, text channels and threads only), written as the host
+/// reads a channel mention (`<#id>`); its time is text, read as the console reads `time:18:00`.
 #[poise::command(slash_command)]
 #[allow(clippy::too_many_arguments)] // one per option, as Discord shows them
 pub async fn settings(
@@ -427,11 +429,32 @@ pub async fn settings(
     #[description = "Managers: list this server's leaderboards, tournaments and players on the web pages"] web: Option<
         Switch,
     >,
+    #[description = "Managers: post a puzzle from this server's games in this channel every day (with time)"]
+    #[rename = "daily-puzzle"]
+    #[channel_types("Text", "News", "PublicThread", "PrivateThread", "NewsThread")]
+    daily_puzzle: Option<serenity::ChannelId>,
+    #[description = "Managers: when the daily puzzle is posted, HH:MM in UTC, like 18:00"]
+    #[max_length = 5]
+    time: Option<String>,
+    #[description = "Managers: stop the daily puzzle"]
+    #[rename = "daily-puzzle-off"]
+    daily_puzzle_off: Option<Stop>,
 ) -> Result<(), Error> {
     let on = |switch: Option<Switch>| switch.map(|switch| matches!(switch, Switch::On));
     let command = (|| {
+        let channel = match (daily_puzzle, daily_puzzle_off) {
+            (Some(_), Some(Stop::Off)) => {
+                return Err("Choose a channel for the daily puzzle, or stop it: not both.".to_string())
+            }
+            (Some(channel), None) => Some(format!("<#{channel}>")),
+            (None, Some(Stop::Off)) => Some("off".to_string()),
+            (None, None) => None,
+        };
+        let daily_puzzle =
+            host::DailyPuzzleSetting::from_options(channel.as_deref(), time.as_deref()).map_err(|e| e.to_string())?;
         Ok(SettingsCommand {
             web: on(web),
+            daily_puzzle,
             theme: read(theme)?,
             coordinates: on(coordinates),
             bottom: bottom.map(Into::into),
@@ -460,6 +483,13 @@ async fn suggest_zones(_ctx: Context<'_>, typed: &str) -> serenity::CreateAutoco
         .map(|name| serenity::AutocompleteChoice::new(name, name))
         .collect();
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// An option that only stops something.
+#[derive(Copy, Clone, Debug, poise::ChoiceParameter)]
+pub enum Stop {
+    #[name = "off"]
+    Off,
 }
 
 #[derive(Copy, Clone, Debug, poise::ChoiceParameter)]

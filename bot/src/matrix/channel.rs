@@ -1,7 +1,8 @@
 //! Channels on Matrix: a room's main timeline, or one thread of it. The host knows a channel by
 //! its text: the room id (`!abc:example.org`), or the room id and the thread's root event
 //! (`!abc:example.org/$root`), so each thread holds a game of its own. A message for one user
-//! alone goes to the direct room with them ([`DirectRooms`]).
+//! alone goes to the direct room with them ([`DirectRooms`]). A setting names a room by its id
+//! or an alias.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -11,10 +12,11 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use matrix_sdk::ruma::events::room::member::MembershipState;
 use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
-use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, OwnedUserId, RoomId, UserId};
+use matrix_sdk::ruma::api::client::error::ErrorKind;
+use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, OwnedUserId, RoomAliasId, RoomId, UserId};
 use matrix_sdk::{Client, Room, RoomState};
 
-use host::{Message, PlaceError, Places, User};
+use host::{ChannelMention, FoundChannel, Message, PlaceError, Places, User};
 
 use super::outgoing::Speaker;
 
@@ -92,6 +94,27 @@ impl Places for MatrixThreads {
             None => self.speaker.post(None, message, key).await?,
         }
         Ok(())
+    }
+
+    /// A room named by its id (`!abc:example.org`) or an alias (`#chess:example.org`, resolved
+    /// by the homeserver). A Matrix room is a place of its own (the host's server), so the one
+    /// room a setting of `server` may name is that room itself: its main timeline.
+    async fn find_channel(&self, server: &str, named: &ChannelMention) -> Result<FoundChannel, PlaceError> {
+        let text = named.as_str();
+        let room: OwnedRoomId = if let Ok(room) = RoomId::parse(text) {
+            room
+        } else if let Ok(alias) = RoomAliasId::parse(text) {
+            match self.speaker.client.resolve_room_alias(&alias).await {
+                Ok(found) => found.room_id,
+                Err(e) if matches!(e.client_api_error_kind(), Some(ErrorKind::NotFound)) => {
+                    return Ok(FoundChannel::Unknown)
+                }
+                Err(e) => return Err(e.into()),
+            }
+        } else {
+            return Ok(FoundChannel::Unknown);
+        };
+        Ok(if room.as_str() == server { FoundChannel::Here(Channel::room(room).to_string()) } else { FoundChannel::Elsewhere })
     }
 }
 

@@ -35,6 +35,16 @@ async fn commands_are_registered_in_the_guild_with_typed_options() {
     let web = option("settings", "web");
     let choices: Vec<&str> = web["choices"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!((web["required"].as_bool().unwrap_or(false), choices), (false, vec!["on", "off"]));
+    // The daily puzzle: a channel option (7, CHANNEL) offering text channels (0), announcement
+    // channels (5) and threads (10, 11, 12); its time as text; and a switch that only stops it.
+    let daily = option("settings", "daily-puzzle");
+    let mut kinds: Vec<u64> = daily["channel_types"].as_array().unwrap().iter().map(|k| k.as_u64().unwrap()).collect();
+    kinds.sort();
+    assert_eq!((daily["type"].clone(), kinds), (7.into(), vec![0, 5, 10, 11, 12]));
+    assert_eq!(option("settings", "time")["type"], 3);
+    let off = option("settings", "daily-puzzle-off");
+    let choices: Vec<&str> = off["choices"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(choices, vec!["off"]);
     let settings = commands.iter().find(|c| c.name == "settings").unwrap();
     // Everyone has settings of their own: the command is shown to all, and the host refuses a
     // change of the server's from anyone without Manage Server.

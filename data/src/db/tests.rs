@@ -153,6 +153,8 @@ fn every_earlier_version_migrates_to_the_latest_keeping_its_data(backend: &TestD
                     let found = tx.game_by_web_key(&record.game.web_key)?;
                     assert_eq!(found.map(|g| g.id), Some(record.game.id), "from version {version}");
                     assert!(!tx.web_listing("discord", "s")?);
+                    // Version 16: no place has a daily puzzle until its managers set one.
+                    assert_eq!(tx.daily_puzzle("discord", "s")?, None);
                     Ok(())
                 })
                 .unwrap();

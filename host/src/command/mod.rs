@@ -147,7 +147,8 @@ pub enum Command<U = User> {
     SettingsHelp,
     /// `/tournament <sub> ...` (and `/help tournament`, which is `Tournament(Help)`).
     Tournament(TournamentCommand<U>),
-    /// `/settings [web:on|off]`: shows the settings, or changes those given.
+    /// `/settings [web:on|off] [daily-puzzle:#channel time:HH:MM|daily-puzzle:off]` and the
+    /// speaker's own (`theme:`, `notify:`, ...): shows the settings, or changes those given.
     Settings(SettingsCommand),
 }
 
@@ -173,6 +174,103 @@ pub struct SettingsCommand {
     pub quiet: Option<Option<data::QuietHours>>,
     /// The time zone of the speaker's quiet hours.
     pub zone: Option<Zone>,
+    /// The place's daily puzzle (`daily-puzzle:#channel time:18:00`, or `daily-puzzle:off`).
+    pub daily_puzzle: Option<DailyPuzzleSetting>,
+}
+
+/// The daily puzzle as `/settings` sets it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DailyPuzzleSetting {
+    /// Posted in `channel` every day at `time` (UTC).
+    At { channel: ChannelMention, time: data::TimeOfDay },
+    Off,
+}
+
+impl DailyPuzzleSetting {
+    /// The setting the options `daily-puzzle` and `time` give, as typed (`daily-puzzle:off`
+    /// stops it); `None` when neither is given. The text reader and the Discord adapter both
+    /// read them here, so both refuse the same things in the same words.
+    ///
+    /// ```
+    /// use host::DailyPuzzleSetting;
+    ///
+    /// let set = DailyPuzzleSetting::from_options(Some("#puzzles"), Some("18:00")).unwrap();
+    /// assert!(matches!(set, Some(DailyPuzzleSetting::At { .. })));
+    /// assert_eq!(DailyPuzzleSetting::from_options(Some("OFF"), None), Ok(Some(DailyPuzzleSetting::Off)));
+    /// assert_eq!(DailyPuzzleSetting::from_options(None, None), Ok(None));
+    /// assert!(DailyPuzzleSetting::from_options(Some("#puzzles"), None).is_err(), "no time");
+    /// assert!(DailyPuzzleSetting::from_options(None, Some("18:00")).is_err(), "no channel");
+    /// assert!(DailyPuzzleSetting::from_options(Some("off"), Some("18:00")).is_err());
+    /// assert!(DailyPuzzleSetting::from_options(Some("puzzles"), Some("18:00")).is_err(), "not a channel");
+    /// assert!(DailyPuzzleSetting::from_options(Some("#puzzles"), Some("6pm")).is_err());
+    /// ```
+    pub fn from_options(channel: Option<&str>, time: Option<&str>) -> Result<Option<DailyPuzzleSetting>, CommandError> {
+        const EXAMPLE: &str = "/settings daily-puzzle:#puzzles time:18:00";
+        match (channel, time) {
+            (None, None) => Ok(None),
+            (None, Some(_)) => {
+                Err(CommandError::Missing { command: "settings", what: "the channel of the daily puzzle", example: EXAMPLE })
+            }
+            (Some(off), time) if off.eq_ignore_ascii_case("off") => match time {
+                None => Ok(Some(DailyPuzzleSetting::Off)),
+                Some(_) => Err(CommandError::Value("`daily-puzzle:off` stops the daily puzzle, and takes no time".into())),
+            },
+            (Some(_), None) => Err(CommandError::Missing {
+                command: "settings",
+                what: "the time of the daily puzzle, in UTC",
+                example: EXAMPLE,
+            }),
+            (Some(channel), Some(time)) => {
+                let channel = channel.parse().map_err(|e: NotAChannel| CommandError::Value(e.to_string()))?;
+                let time = time.parse().map_err(|e: data::NotATimeOfDay| CommandError::Value(e.to_string()))?;
+                Ok(Some(DailyPuzzleSetting::At { channel, time }))
+            }
+        }
+    }
+}
+
+/// A channel named in a command, as typed or as its adapter writes it: `#general` on the
+/// console, `<#80351110224678912>` on Discord (a channel option is written so),
+/// `#chess:example.org` or `!room:example.org` on Matrix. It starts with `#`, `<#` or `!` and
+/// holds no white space. Which channel it is, the host asks the adapter
+/// ([`crate::Places::find_channel`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ChannelMention(String);
+
+impl ChannelMention {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Text that does not name a channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotAChannel(pub String);
+
+impl std::fmt::Display for NotAChannel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` does not name a channel: name one as you mention it, like `#puzzles`", self.0)
+    }
+}
+
+impl std::error::Error for NotAChannel {}
+
+impl std::str::FromStr for ChannelMention {
+    type Err = NotAChannel;
+
+    fn from_str(text: &str) -> Result<ChannelMention, NotAChannel> {
+        let rest = text.strip_prefix("<#").or_else(|| text.strip_prefix(['#', '!']));
+        match rest {
+            Some(rest) if !rest.is_empty() && !text.contains(char::is_whitespace) => Ok(ChannelMention(text.into())),
+            _ => Err(NotAChannel(text.into())),
+        }
+    }
+}
+
+impl std::fmt::Display for ChannelMention {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 impl SettingsCommand {
@@ -183,7 +281,7 @@ impl SettingsCommand {
 
     /// Whether it changes any of the speaker's own settings.
     pub fn is_personal(&self) -> bool {
-        let SettingsCommand { web: _, theme, coordinates, bottom, text, dm, quiet, zone } = self;
+        let SettingsCommand { web: _, daily_puzzle: _, theme, coordinates, bottom, text, dm, quiet, zone } = self;
         theme.is_some()
             || coordinates.is_some()
             || bottom.is_some()
@@ -195,7 +293,7 @@ impl SettingsCommand {
 
     /// Whether it changes any of the place's settings.
     pub fn is_place(&self) -> bool {
-        self.web.is_some()
+        self.web.is_some() || self.daily_puzzle.is_some()
     }
 }
 

@@ -13,7 +13,8 @@ use engine::Level;
 use crate::personal;
 
 use super::{
-    ColorChoice, Command, DrawAction, Mention, OfferAction, SettingsCommand, TournamentCommand, RATED_BY_DEFAULT,
+    ColorChoice, Command, DailyPuzzleSetting, DrawAction, Mention, OfferAction, SettingsCommand, TournamentCommand,
+    RATED_BY_DEFAULT,
 };
 
 /// What is wrong with a command line.
@@ -112,9 +113,10 @@ impl FromStr for Command<Mention> {
     }
 }
 
-/// Whether `key` names an option. Shorter words before a colon are move text (`e2:e4`, `Nb:d4`).
+/// Whether `key` names an option: letters, in words of two or more joined by hyphens
+/// (`daily-puzzle`). Shorter words before a colon are move text (`e2:e4`, `Nb:d4`, `O-O:`).
 pub(super) fn is_option_key(key: &str) -> bool {
-    key.len() > 2 && key.chars().all(|c| c.is_ascii_alphabetic())
+    key.len() > 2 && key.split('-').all(|word| word.len() >= 2 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
 /// Splits on white space outside quotes. A word's text up to its first colon, when it is an
@@ -489,15 +491,17 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "settings",
         usage: "/settings [theme:<name>] [coordinates:on|off] [bottom:own|to-move] [text:on|off] [notify:on|off] \
-                [quiet:22:00-07:00|off] [zone:<time zone>] [web:on|off]",
+                [quiet:22:00-07:00|off] [zone:<time zone>] [web:on|off] [daily-puzzle:#channel time:HH:MM|daily-puzzle:off]",
         about: "your own settings (board theme, coordinates, which side is at the bottom, the pieces in words, a \
                 direct message on your turn with quiet hours), and this server's; its managers turn its web \
-                listing on or off",
+                listing on or off, and have a daily puzzle posted in a channel at a time of day (UTC)",
         parse: |mut a| {
             let value = |e: String| CommandError::Value(e);
             let switch = |a: &mut Args, key: &str| a.take(key, false).map(|v| on_off(key, &v)).transpose();
+            let (channel, time) = (a.take("daily-puzzle", false), a.take("time", false));
             let command = SettingsCommand {
                 web: switch(&mut a, "web")?,
+                daily_puzzle: DailyPuzzleSetting::from_options(channel.as_deref(), time.as_deref())?,
                 theme: a.take("theme", false).map(|v| v.parse()).transpose().map_err(value)?,
                 coordinates: switch(&mut a, "coordinates")?,
                 bottom: a.take("bottom", false).map(|v| personal::read_bottom(&v)).transpose().map_err(value)?,

@@ -231,6 +231,27 @@ fn command() -> impl Strategy<Value = Command> {
     ]
 }
 
+/// Channels as each network's mentions write them, and with everything the reader treats
+/// specially.
+fn channel() -> impl Strategy<Value = ChannelMention> {
+    prop_oneof![
+        prop::sample::select(vec!["#general", "#general-2", "<#80351110224678912>", "#chess:example.org", "!abc:example.org", "#off", "#a:b:c"])
+            .prop_map(String::from),
+        "(#|!|<#)[!-~]{1,12}",
+    ]
+    .prop_filter_map("a channel mention", |text| text.parse().ok())
+}
+
+fn daily_puzzle() -> impl Strategy<Value = DailyPuzzleSetting> {
+    prop_oneof![
+        Just(DailyPuzzleSetting::Off),
+        (channel(), 0u8..24, 0u8..60).prop_map(|(channel, hour, minute)| DailyPuzzleSetting::At {
+            channel,
+            time: data::TimeOfDay::new(hour, minute).expect("a time of day"),
+        }),
+    ]
+}
+
 /// Every option of `/settings`, each given or not.
 fn settings() -> impl Strategy<Value = SettingsCommand> {
     let theme = prop_oneof![
@@ -246,6 +267,7 @@ fn settings() -> impl Strategy<Value = SettingsCommand> {
     let switch = || prop::option::of(any::<bool>());
     (
         switch(),
+        prop::option::of(daily_puzzle()),
         prop::option::of(theme),
         switch(),
         prop::option::of(bottom),
@@ -254,8 +276,9 @@ fn settings() -> impl Strategy<Value = SettingsCommand> {
         prop::option::of(quiet),
         prop::option::of(zone),
     )
-        .prop_map(|(web, theme, coordinates, bottom, text, dm, quiet, zone)| SettingsCommand {
+        .prop_map(|(web, daily_puzzle, theme, coordinates, bottom, text, dm, quiet, zone)| SettingsCommand {
             web,
+            daily_puzzle,
             theme,
             coordinates,
             bottom,
@@ -380,5 +403,52 @@ fn puzzle_reads_an_optional_variant() {
     assert_eq!(
         read("/puzzle chess level:3"),
         Err(CommandError::UnknownOption { command: "puzzle", option: "level".into() })
+    );
+}
+
+#[test]
+fn the_daily_puzzle_reads_a_channel_and_a_time_or_off() {
+    let read = |line: &str| line.parse::<Command<Mention>>();
+    let daily = |daily_puzzle| Ok(Command::Settings(SettingsCommand { daily_puzzle, ..SettingsCommand::default() }));
+    let at = |channel: &str, hour, minute| {
+        Some(DailyPuzzleSetting::At {
+            channel: channel.parse().unwrap(),
+            time: data::TimeOfDay::new(hour, minute).unwrap(),
+        })
+    };
+    assert_eq!(read("/settings daily-puzzle:#puzzles time:18:00"), daily(at("#puzzles", 18, 0)));
+    assert_eq!(read("/settings time:7:05 Daily-Puzzle:<#803>"), daily(at("<#803>", 7, 5)));
+    assert_eq!(read("/settings daily-puzzle:!abc:example.org time:00:00"), daily(at("!abc:example.org", 0, 0)));
+    assert_eq!(read("/settings daily-puzzle:Off"), daily(Some(DailyPuzzleSetting::Off)));
+    let both = read("/settings web:on daily-puzzle:off").unwrap();
+    assert_eq!(resolve(both).unwrap().to_string(), "/settings web:on daily-puzzle:off");
+    let written = Command::<User>::Settings(SettingsCommand { daily_puzzle: at("#puzzles", 9, 30), ..SettingsCommand::default() });
+    assert_eq!(written.to_string(), "/settings daily-puzzle:#puzzles time:09:30");
+
+    let refused = |line: &str| read(line).unwrap_err().to_string();
+    assert_eq!(
+        refused("/settings daily-puzzle:#puzzles"),
+        "`/settings` needs the time of the daily puzzle, in UTC; for example `/settings daily-puzzle:#puzzles time:18:00`"
+    );
+    assert_eq!(
+        refused("/settings time:18:00"),
+        "`/settings` needs the channel of the daily puzzle; for example `/settings daily-puzzle:#puzzles time:18:00`"
+    );
+    assert_eq!(refused("/settings daily-puzzle:off time:18:00"), "`daily-puzzle:off` stops the daily puzzle, and takes no time");
+    assert_eq!(
+        refused("/settings daily-puzzle:puzzles time:18:00"),
+        "`puzzles` does not name a channel: name one as you mention it, like `#puzzles`"
+    );
+    assert_eq!(
+        refused("/settings daily-puzzle:#puzzles time:6pm"),
+        "`6pm` is not a time of day: write it as HH:MM, 00:00 to 23:59 (UTC), like 18:00"
+    );
+    assert!(read("/settings daily-puzzle:#puzzles time:24:00").is_err());
+    // Hyphenated options take words of two letters or more: castling before a colon is a move.
+    assert_eq!(read("/move O-O:x"), Ok(Command::Move { text: "O-O:x".into(), confirm: false, game: None }));
+    assert_eq!(
+        read("/move daily-puzzle:x"),
+        Ok(Command::Move { text: "daily-puzzle:x".into(), confirm: false, game: None }),
+        "an option word in a move joins the move's text"
     );
 }

@@ -5,7 +5,9 @@
 use std::fmt::{self, Display, Formatter, Write};
 
 use super::read::is_option_key;
-use super::{ColorChoice, Command, DrawAction, OfferAction, SettingsCommand, Starts, TournamentCommand};
+use super::{
+    ColorChoice, Command, DailyPuzzleSetting, DrawAction, OfferAction, SettingsCommand, Starts, TournamentCommand,
+};
 use crate::clock::{civil_from_days, DAY_MS};
 use crate::personal;
 use crate::User;
@@ -139,7 +141,7 @@ impl Display for Command<User> {
                 line.name("tournament")?;
                 tournament(&mut line, sub)
             }
-            Command::Settings(SettingsCommand { web, theme, coordinates, bottom, text, dm, quiet, zone }) => {
+            Command::Settings(SettingsCommand { web, daily_puzzle, theme, coordinates, bottom, text, dm, quiet, zone }) => {
                 line.name("settings")?;
                 line.opt("theme", *theme)?;
                 line.opt("coordinates", coordinates.map(on_off))?;
@@ -148,7 +150,15 @@ impl Display for Command<User> {
                 line.opt("notify", dm.map(on_off))?;
                 line.opt("quiet", quiet.map(personal::write_quiet))?;
                 line.opt("zone", *zone)?;
-                line.opt("web", web.map(on_off))
+                line.opt("web", web.map(on_off))?;
+                match daily_puzzle {
+                    None => Ok(()),
+                    Some(DailyPuzzleSetting::Off) => line.opt("daily-puzzle", Some("off")),
+                    Some(DailyPuzzleSetting::At { channel, time }) => {
+                        line.opt("daily-puzzle", Some(channel))?;
+                        line.opt("time", Some(time))
+                    }
+                }
             }
         }
     }

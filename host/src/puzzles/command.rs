@@ -7,8 +7,11 @@
 //! - A puzzle is served only where its source game may be seen (the store's `puzzle_for`: its
 //!   server, or for a game outside any server its very channel), and never twice to a player.
 //! - Precedence of a move (`/move` without a game named): a player who plays the channel's game
-//!   moves in it; otherwise, a player with an open puzzle in the channel answers it; otherwise
-//!   it is an ordinary move, refused as one.
+//!   moves in it; otherwise, a player with an open puzzle in the channel answers it; otherwise,
+//!   in a channel with a daily puzzle (see `daily`), a player who has not tried that puzzle
+//!   answers it, their attempt opened and answered in one commit (a move that cannot be read or
+//!   is illegal there opens nothing), and a player who has is told so; otherwise it is an
+//!   ordinary move, refused as one. A plain message (Matrix's bare moves) opens no attempt.
 //! - An answer is judged against the position the player was shown (the attempt's progress as
 //!   read), and counts only if the attempt is still there when it commits: of two answers at
 //!   once, one counts and the other is told it came too late.
@@ -19,7 +22,7 @@
 //!   the puzzle's, by Glicko-2, the puzzle as the opponent) commit together, computed in the
 //!   same transaction from the ratings as they stand there; only then is the player told.
 
-use data::{Attempt, AttemptEnd, PuzzlePlace, PuzzleRatingUpdate};
+use data::{Attempt, AttemptEnd, AttemptState, PuzzleId, PuzzlePlace, PuzzleRatingUpdate, WriteTx};
 use render::{move_squares, BoardView, Markers};
 use rules::{Color, Move, Outcome, Position, Variant};
 
@@ -27,7 +30,8 @@ use crate::personal::Look;
 use crate::rating::{rate_puzzle, Rating};
 use crate::stored::{unreadable, variant};
 use crate::view::move_number;
-use crate::{board_text, told, Ctx, Handled, Host, Image, Message, Refusal, Reply, ShownBoard, Typed};
+use super::daily;
+use crate::{board_text, told, Ctx, Handled, Host, Image, Message, Refusal, Reply, ShownBoard, Typed, User};
 
 /// What `/puzzle` found for the player.
 enum Opened {
@@ -114,34 +118,100 @@ pub(crate) async fn puzzle(cx: &Ctx<'_>, wanted: Option<Variant>) -> Handled {
 }
 
 /// `White to move: find the winning move.`
-fn find_line(solver: Color, which: &str) -> String {
+pub(super) fn find_line(solver: Color, which: &str) -> String {
     format!("{solver} to move: find the {which} move.")
 }
 
-/// Answers the requester's open puzzle in this channel with `text`, if they have one; `None`
-/// when they have none (the move is then an ordinary one). The caller has checked that they do
-/// not play the channel's game.
+/// The attempt a move answers.
+#[derive(Clone)]
+enum Attempting {
+    /// The player's open attempt in the channel.
+    Open(Attempt),
+    /// The channel's daily puzzle, which the player has not tried: the attempt is opened by the
+    /// answer, in the answer's transaction.
+    Daily { puzzle: PuzzleId, user: User, platform: String, channel: String },
+}
+
+impl Attempting {
+    /// The attempt in `tx`: the open one as read, or the daily puzzle's, opened now; `None`
+    /// when the player tried the daily puzzle (or opened another attempt here) meanwhile.
+    fn in_tx(&self, tx: &WriteTx<'_>, now: i64) -> data::Result<Option<Attempt>> {
+        match self {
+            Attempting::Open(attempt) => Ok(Some(attempt.clone())),
+            Attempting::Daily { puzzle, user, platform, channel } => {
+                let player = tx.upsert_player(platform, &user.id, &user.name, now)?;
+                if tx.attempt_at(*puzzle, player.id)?.is_some() || tx.open_attempt(platform, channel, player.id)?.is_some()
+                {
+                    return Ok(None);
+                }
+                tx.start_attempt(*puzzle, player.id, platform, channel, now).map(Some)
+            }
+        }
+    }
+
+    /// Where the answer stands in `line`.
+    fn progress(&self, line: &Line) -> Result<usize, Refusal> {
+        match self {
+            Attempting::Open(attempt) => line.progress(attempt),
+            Attempting::Daily { .. } => Ok(0),
+        }
+    }
+}
+
+/// What a move in a channel answers, if it answers a puzzle.
+enum Answering {
+    Puzzle(Attempting, data::Puzzle),
+    /// The channel's daily puzzle, which the player has tried already: `attempt` says how.
+    Played(Attempt, data::Puzzle),
+}
+
+/// Answers the requester's open puzzle in this channel with `text`, or else the channel's daily
+/// puzzle if they have not tried it; `None` when neither is there for them (the move is then an
+/// ordinary one). The caller has checked that they do not play the channel's game.
 pub(crate) async fn answer(cx: &Ctx<'_>, text: &str) -> Result<Option<Reply>, Refusal> {
-    let (platform, channel, user) = (cx.platform().to_string(), cx.channel().to_string(), cx.user().id.clone());
+    let (platform, channel, user) = (cx.platform().to_string(), cx.channel().to_string(), cx.user().clone());
+    let since = cx.now - daily::ANSWERABLE_MS;
     let found = cx
         .store()
         .read(move |tx| {
-            let Some(player) = tx.find_player(&platform, &user)? else { return Ok(None) };
-            let Some(attempt) = tx.open_attempt(&platform, &channel, player.id)? else { return Ok(None) };
-            let puzzle = tx.puzzle(attempt.puzzle)?;
-            Ok(Some((attempt, puzzle)))
+            let player = tx.find_player(&platform, &user.id)?;
+            if let Some(player) = &player {
+                if let Some(attempt) = tx.open_attempt(&platform, &channel, player.id)? {
+                    let puzzle = tx.puzzle(attempt.puzzle)?;
+                    return Ok(Some(Answering::Puzzle(Attempting::Open(attempt), puzzle)));
+                }
+            }
+            let Some(id) = tx.daily_post_in(&platform, &channel, since)?.and_then(|post| post.puzzle) else {
+                return Ok(None);
+            };
+            let puzzle = tx.puzzle(id)?;
+            if let Some(player) = &player {
+                if let Some(tried) = tx.attempt_at(id, player.id)? {
+                    return Ok(Some(Answering::Played(tried, puzzle)));
+                }
+            }
+            let daily = Attempting::Daily { puzzle: id, user, platform, channel };
+            Ok(Some(Answering::Puzzle(daily, puzzle)))
         })
         .await?;
-    let Some((attempt, puzzle)) = found else { return Ok(None) };
+    let (attempting, puzzle) = match found {
+        None => return Ok(None),
+        Some(Answering::Played(tried, puzzle)) => return played(cx, &tried, &puzzle).map(Some),
+        Some(Answering::Puzzle(attempting, puzzle)) => (attempting, puzzle),
+    };
     let line = Line::of(&puzzle)?;
-    let progress = line.progress(&attempt)?;
+    let progress = attempting.progress(&line)?;
     let here = &line.positions[progress];
     let m = match here.parse_move(text) {
         Ok(m) => m,
         Err(e) => {
             let (quoted, marked) = (format!("`{}`", e.text), format!("`{}`", Typed(&e.text)));
+            let whose = match attempting {
+                Attempting::Open(_) => "your puzzle",
+                Attempting::Daily { .. } => "the daily puzzle",
+            };
             return told(format!(
-                "{}. That was not played in your puzzle {}: {}",
+                "{}. That was not played in {whose} {}: {}",
                 e.to_string().replacen(&quoted, &marked, 1),
                 puzzle.id,
                 find_line(here.turn(), if progress == 0 { "winning" } else { "next" })
@@ -152,9 +222,25 @@ pub(crate) async fn answer(cx: &Ctx<'_>, text: &str) -> Result<Option<Reply>, Re
     let mates = matches!(here.after(&m).outcome(), Some(Outcome::Decisive { winner, .. }) if winner == here.turn());
     let right = m == line.moves[progress] || mates;
     if right && !mates && progress + 1 < line.moves.len() {
-        return advance(cx, &line, &puzzle, &attempt, progress, &san).await.map(Some);
+        return advance(cx, &line, &puzzle, &attempting, progress, &san).await.map(Some);
     }
-    finish(cx, &line, &puzzle, &attempt, progress, right, &san).await.map(Some)
+    finish(cx, &line, &puzzle, &attempting, progress, right, &san).await.map(Some)
+}
+
+/// The answer to a move on a daily puzzle the player has tried already.
+fn played(cx: &Ctx<'_>, tried: &Attempt, puzzle: &data::Puzzle) -> Handled {
+    let how = match tried.state {
+        AttemptState::Solved => "and solved it".to_string(),
+        AttemptState::Failed => "and it is over".to_string(),
+        // Opened by `/puzzle` elsewhere, before it was this channel's daily puzzle.
+        AttemptState::Open => format!("and it is open in #{}: answer it there", tried.channel),
+    };
+    told(format!(
+        "{}, you have played puzzle {}, the daily puzzle here, {how}. Everyone plays it once; `/puzzle` gives you \
+         another.",
+        Typed(&cx.user().name),
+        puzzle.id
+    ))
 }
 
 /// A right move with more to find: the opponent's reply is played, and the next move asked for.
@@ -162,12 +248,19 @@ async fn advance(
     cx: &Ctx<'_>,
     line: &Line,
     puzzle: &data::Puzzle,
-    attempt: &Attempt,
+    attempting: &Attempting,
     progress: usize,
     san: &str,
 ) -> Handled {
-    let (id, from, to) = (attempt.id, progress as u32, progress as u32 + 2);
-    if !cx.store().write(move |tx| tx.advance_attempt(id, from, to)).await? {
+    let (attempting, now, from, to) = (attempting.clone(), cx.now, progress as u32, progress as u32 + 2);
+    let advanced = cx
+        .store()
+        .write(move |tx| match attempting.in_tx(tx, now)? {
+            Some(attempt) => tx.advance_attempt(attempt.id, from, to),
+            None => Ok(false),
+        })
+        .await?;
+    if !advanced {
         return too_late(puzzle);
     }
     let reply = line.positions[progress + 1].san(&line.moves[progress + 1]);
@@ -180,17 +273,18 @@ async fn finish(
     cx: &Ctx<'_>,
     line: &Line,
     puzzle: &data::Puzzle,
-    attempt: &Attempt,
+    attempting: &Attempting,
     progress: usize,
     solved: bool,
     san: &str,
 ) -> Handled {
-    let (stored, puzzle_id, variant_id, now) = (attempt.clone(), puzzle.id, puzzle.variant.clone(), cx.now);
+    let (attempting, puzzle_id, variant_id, now) = (attempting.clone(), puzzle.id, puzzle.variant.clone(), cx.now);
     let from = progress as u32;
     let to = if solved { from + 1 } else { from };
     let rated = cx
         .store()
         .write(move |tx| {
+            let Some(stored) = attempting.in_tx(tx, now)? else { return Ok(None) };
             // Both ratings as they stand in this transaction: another player's attempt at the
             // same puzzle may have ended since this one was read.
             let puzzle = tx.puzzle(puzzle_id)?;
@@ -240,15 +334,15 @@ fn too_late(puzzle: &data::Puzzle) -> Handled {
 }
 
 /// A stored puzzle's line, replayed: its positions and moves.
-struct Line {
-    variant: Variant,
+pub(super) struct Line {
+    pub(super) variant: Variant,
     /// `positions[0]` is the puzzle's; `positions[i + 1]` follows `positions[i]` by `moves[i]`.
     positions: Vec<Position>,
     moves: Vec<Move>,
 }
 
 impl Line {
-    fn of(puzzle: &data::Puzzle) -> Result<Line, Refusal> {
+    pub(super) fn of(puzzle: &data::Puzzle) -> Result<Line, Refusal> {
         let record = format!("puzzle {}", puzzle.id);
         let variant = variant(&puzzle.variant, &record)?;
         let start = Position::from_fen(variant, &puzzle.fen).map_err(|e| unreadable(&record, e))?;
@@ -267,7 +361,7 @@ impl Line {
         Ok(Line { variant, positions, moves })
     }
 
-    fn solver(&self) -> Color {
+    pub(super) fn solver(&self) -> Color {
         self.positions[0].turn()
     }
 
@@ -296,29 +390,67 @@ impl Line {
     }
 }
 
+/// Which puzzle a player's move in a channel would answer, for suggestions and bare moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Answers {
+    /// Their open puzzle in the channel only: a plain message (a bare move) opens nothing.
+    Open,
+    /// Their open puzzle, or else the channel's daily puzzle if they have not tried it: as
+    /// `/move` does.
+    OpenOrDaily,
+}
+
 impl Host {
-    /// The position of `user_id`'s open puzzle in `channel`, where their next answer is played;
-    /// `None` when they have none there. For move suggestions and bare moves, which follow the
-    /// same precedence as `/move` (the caller checks for the player's game first).
+    /// The position where `user_id`'s next answer in `channel` is played: their open puzzle's,
+    /// or (as `answers` says) the channel's daily puzzle's start; `None` when there is none. For
+    /// move suggestions and bare moves, which follow the same precedence as `/move` (the caller
+    /// checks for the player's game first).
     pub(crate) async fn open_puzzle_position(
         &self,
         platform: &str,
         channel: &str,
         user_id: &str,
+        answers: Answers,
     ) -> Result<Option<Position>, Refusal> {
         let (platform, channel, user) = (platform.to_string(), channel.to_string(), user_id.to_string());
+        let since = self.now() - daily::ANSWERABLE_MS;
         let found = self
             .store()
             .read(move |tx| {
-                let Some(player) = tx.find_player(&platform, &user)? else { return Ok(None) };
-                let Some(attempt) = tx.open_attempt(&platform, &channel, player.id)? else { return Ok(None) };
-                Ok(Some((tx.puzzle(attempt.puzzle)?, attempt)))
+                let player = tx.find_player(&platform, &user)?;
+                if let Some(player) = &player {
+                    if let Some(attempt) = tx.open_attempt(&platform, &channel, player.id)? {
+                        return Ok(Some((tx.puzzle(attempt.puzzle)?, Some(attempt))));
+                    }
+                }
+                if answers == Answers::Open {
+                    return Ok(None);
+                }
+                let Some(id) = tx.daily_post_in(&platform, &channel, since)?.and_then(|post| post.puzzle) else {
+                    return Ok(None);
+                };
+                if let Some(player) = &player {
+                    if tx.attempt_at(id, player.id)?.is_some() {
+                        return Ok(None);
+                    }
+                }
+                Ok(Some((tx.puzzle(id)?, None)))
             })
             .await?;
         let Some((puzzle, attempt)) = found else { return Ok(None) };
         let mut line = Line::of(&puzzle)?;
-        let progress = line.progress(&attempt)?;
+        let progress = attempt.map_or(Ok(0), |attempt| line.progress(&attempt))?;
         Ok(Some(line.positions.swap_remove(progress)))
+    }
+
+    /// The board of puzzle `id` as it is set (before any move), for its daily post: drawn as
+    /// this Chimera draws boards for everyone.
+    pub(crate) async fn puzzle_picture(&self, id: PuzzleId) -> Result<Image, Refusal> {
+        let puzzle = self.store().read(move |tx| tx.puzzle(id)).await?;
+        let line = Line::of(&puzzle)?;
+        let look = Look::everyones(self.settings().theme);
+        let mut board = self.puzzle_board(&line, &puzzle, 0, String::new(), &look);
+        Ok(board.images.remove(0))
     }
 
     /// The puzzle's board after `progress` moves of its line, from the solver's side (always at

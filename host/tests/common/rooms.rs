@@ -1,6 +1,7 @@
 //! Places in memory, the one [`Places`] of the host's tests. Each opened place is `parent-N`,
 //! counting up from 2 under each parent as the console does; every announcement posted and
-//! every progress report shown is kept. The network's answers are the test's to choose
+//! every progress report shown is kept; a setting finds the channels the test added, each in
+//! its server. The network's answers are the test's to choose
 //! ([`Answer`]): it may refuse (403, as a bot that lost its permissions sees), fail for a while
 //! (503), or never answer, separately for opening places and for posting.
 
@@ -8,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use host::{Message, PlaceError, Places, Progress};
+use host::{ChannelMention, FoundChannel, Message, PlaceError, Places, Progress};
 
 /// How the network answers a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +67,8 @@ struct RoomsInner {
     read: Mutex<usize>,
     progress: Mutex<Vec<Progress>>,
     progressed: tokio::sync::Notify,
+    /// The channels a setting may name: each one's server, and whether it holds messages.
+    channels: Mutex<HashMap<String, (String, bool)>>,
 }
 
 impl Default for Rooms {
@@ -82,6 +85,7 @@ impl Default for Rooms {
                 read: Mutex::new(0),
                 progress: Mutex::default(),
                 progressed: tokio::sync::Notify::new(),
+                channels: Mutex::default(),
             }),
         }
     }
@@ -137,6 +141,16 @@ impl Rooms {
     pub async fn progressed(&self) {
         self.inner.progressed.notified().await
     }
+
+    /// A channel of `server` that a setting may name as `#channel`: its id is its name.
+    pub fn add_channel(&self, server: &str, channel: &str) {
+        self.inner.channels.lock().unwrap().insert(channel.into(), (server.into(), true));
+    }
+
+    /// A channel of `server` that holds no messages (a category).
+    pub fn add_category(&self, server: &str, channel: &str) {
+        self.inner.channels.lock().unwrap().insert(channel.into(), (server.into(), false));
+    }
 }
 
 #[async_trait::async_trait]
@@ -165,5 +179,16 @@ impl Places for Rooms {
     fn progress(&self, progress: Progress) {
         self.inner.progress.lock().unwrap().push(progress);
         self.inner.progressed.notify_one();
+    }
+
+    /// `#name` is the channel `name` added with [`Rooms::add_channel`]; any other is unknown.
+    async fn find_channel(&self, server: &str, named: &ChannelMention) -> Result<FoundChannel, PlaceError> {
+        let Some(name) = named.as_str().strip_prefix('#') else { return Ok(FoundChannel::Unknown) };
+        Ok(match self.inner.channels.lock().unwrap().get(name) {
+            None => FoundChannel::Unknown,
+            Some((of, _)) if of != server => FoundChannel::Elsewhere,
+            Some((_, false)) => FoundChannel::NotForMessages,
+            Some((_, true)) => FoundChannel::Here(name.to_string()),
+        })
     }
 }

@@ -3,17 +3,20 @@
 //! takes tens of milliseconds), and kept under the upload limit by drawing it smaller, which the
 //! message then says.
 //!
-//! A finished game's replay never changes, so it is drawn once and kept ([`Replays`]), the most
-//! recently used first, within a bound in bytes: asking `/gif` of it again costs no drawing.
+//! A finished game's replay never changes, so it is drawn once for each look and kept
+//! ([`Replays`]), the most recently used first, within a bound in bytes: asking `/gif` of it
+//! again costs no drawing. The replay sent with the result is drawn as everyone's boards are;
+//! `/gif` draws it as the asker set their boards ([`ReplayLook`]).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use data::GameId;
-use render::GameGif;
+use data::{Bottom, GameId};
+use render::{GameGif, Theme};
 use rules::Color;
 
+use super::personal::Look;
 use super::table::Table;
 use super::{Ctx, Handled, Host, Image, Message, Refusal, Reply};
 
@@ -28,16 +31,39 @@ pub(crate) struct Replays {
     drawn: AtomicU64,
 }
 
+/// How a replay is drawn: what of a viewer's look a whole game's replay takes. The side at the
+/// bottom is the viewer's own when they played it and want it so, else White.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ReplayLook {
+    theme: Theme,
+    coordinates: bool,
+    flipped: bool,
+}
+
+impl ReplayLook {
+    /// As `look` draws `table`'s game.
+    pub fn of(look: &Look, table: &Table) -> ReplayLook {
+        let own = match (look.bottom, &look.viewer) {
+            (Bottom::Own, Some(viewer)) => table.color_of(viewer),
+            _ => None,
+        };
+        ReplayLook { theme: look.theme, coordinates: look.coordinates, flipped: own == Some(Color::Black) }
+    }
+}
+
+/// A kept replay's key: the game, and how it was drawn.
+type Key = (GameId, ReplayLook);
+
 #[derive(Default)]
 struct Kept {
-    replays: HashMap<GameId, Replay>,
+    replays: HashMap<Key, Replay>,
     /// Least recently used first.
-    order: VecDeque<GameId>,
+    order: VecDeque<Key>,
     bytes: usize,
 }
 
 impl Replays {
-    fn get(&self, id: GameId) -> Option<Replay> {
+    fn get(&self, id: Key) -> Option<Replay> {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         let replay = kept.replays.get(&id).cloned()?;
         kept.order.retain(|&g| g != id);
@@ -45,7 +71,7 @@ impl Replays {
         Some(replay)
     }
 
-    fn keep(&self, id: GameId, replay: &Replay) {
+    fn keep(&self, id: Key, replay: &Replay) {
         let size = replay.image.bytes.len();
         if size > KEPT_BYTES {
             return;
@@ -90,23 +116,24 @@ impl Host {
         self.inner.replays.drawn.load(Ordering::Relaxed)
     }
 
-    /// The replay of `table`'s game as it stands (finished games show their result); a finished
-    /// game's is drawn once and kept.
-    pub(crate) async fn replay(&self, table: &Table) -> Result<Replay, Refusal> {
+    /// The replay of `table`'s game as it stands (finished games show their result), drawn as
+    /// `look` says; a finished game's is drawn once for each look and kept.
+    pub(crate) async fn replay(&self, table: &Table, look: ReplayLook) -> Result<Replay, Refusal> {
         let finished = table.record.game.state != data::GameState::Active;
+        let key = (table.id(), look);
         if finished {
-            if let Some(kept) = self.inner.replays.get(table.id()) {
+            if let Some(kept) = self.inner.replays.get(key) {
                 return Ok(kept);
             }
         }
-        let replay = self.draw_replay(table).await?;
+        let replay = self.draw_replay(table, look).await?;
         if finished {
-            self.inner.replays.keep(table.id(), &replay);
+            self.inner.replays.keep(key, &replay);
         }
         Ok(replay)
     }
 
-    async fn draw_replay(&self, table: &Table) -> Result<Replay, Refusal> {
+    async fn draw_replay(&self, table: &Table, look: ReplayLook) -> Result<Replay, Refusal> {
         self.inner.replays.drawn.fetch_add(1, Ordering::Relaxed);
         let host = self.clone();
         let game = table.ended_game();
@@ -114,7 +141,12 @@ impl Host {
         let (id, variant) = (table.id(), table.variant());
         let drawn = tokio::task::spawn_blocking(move || {
             let settings = host.settings();
-            let gif = GameGif::new(&game).players(&white, &black).theme(settings.theme).size(settings.board_size);
+            let gif = GameGif::new(&game)
+                .players(&white, &black)
+                .theme(look.theme)
+                .coordinates(look.coordinates)
+                .flipped(look.flipped)
+                .size(settings.board_size);
             let result = game.outcome().map_or("unfinished", |o| o.result());
             let alt = format!(
                 "Replay of game {id}, {}: {white} (White) against {black} (Black), {result}, {} moves",
@@ -139,7 +171,8 @@ impl Host {
     pub(crate) async fn with_replay(&self, table: &Table, message: Message) -> Message {
         // A game's end is said in its channel: its page's link goes with it.
         let message = message.with_link(self.game_link(&table.record.game.web_key));
-        match self.replay(table).await {
+        let everyones = ReplayLook::of(&Look::everyones(self.settings().theme), table);
+        match self.replay(table, everyones).await {
             Ok(replay) => replay.attach_to(message),
             Err(refusal) => {
                 tracing::error!(game = table.id(), "no replay: {}", refusal.text());
@@ -155,7 +188,8 @@ pub(crate) async fn gif(cx: &Ctx<'_>, game: data::GameId) -> Handled {
     if table.record.game.state == data::GameState::Active {
         return super::told(format!("Game {game} is still being played; its replay comes with its result."));
     }
-    let replay = cx.host.replay(&table).await?;
+    let look = ReplayLook::of(&cx.look().await, &table);
+    let replay = cx.host.replay(&table, look).await?;
     let text = format!(
         "Game {game}: {} (White) against {} (Black), {}.",
         table.name(Color::White),

@@ -7,7 +7,7 @@ mod common;
 
 use common::{text, Club, Place, HOUR, MINUTE, T0};
 use host::{Message, Reply, Theme};
-use render::{BoardView, Renderer};
+use render::{BoardView, GameGif, Renderer};
 use rules::{Game, Position, Variant};
 
 /// The picture of the reply's first message.
@@ -120,6 +120,43 @@ async fn boards_are_drawn_as_their_viewer_set_them() {
     let moved = club.say("ann", "g", "/move Nf3").await;
     assert!(!text(&moved).contains("king e1"), "{}", text(&moved));
     assert!(picture(&moved).board.as_ref().unwrap().flipped);
+}
+
+#[tokio::test]
+async fn a_replay_asked_for_is_drawn_as_its_asker_set_their_boards() {
+    let club = Club::open().await;
+    club.game("g", "ann", "bob", "chess", "").await;
+    let moves = ["f3", "e5", "g4", "Qh4#"];
+    club.moves("g", "ann", "bob", &moves).await;
+    let mut game = Game::new(Position::start(Variant::Chess));
+    for san in moves {
+        let m = game.position().parse_move(san).unwrap();
+        game.play(m).unwrap();
+    }
+    let expected = |theme: Theme, coordinates: bool, flipped: bool| {
+        let gif = GameGif::new(&game)
+            .players("ann", "bob")
+            .theme(theme)
+            .coordinates(coordinates)
+            .flipped(flipped)
+            .size(club.host.settings().board_size);
+        Renderer::new().game_gif(&gif).bytes
+    };
+    let gif = |reply: &Reply| picture(reply).bytes.clone();
+
+    // Nothing set: everyone's replay, White at the bottom, as the one sent with the result.
+    assert_eq!(gif(&club.say("ann", "g", "/gif 1").await), expected(Theme::Green, true, false));
+    // Bob, Black, wants his own side at the bottom, brown, no coordinates.
+    club.ok("bob", "g", "/settings theme:brown coordinates:off bottom:own").await;
+    assert_eq!(gif(&club.say("bob", "g", "/gif 1").await), expected(Theme::Brown, false, true));
+    // A spectator with `bottom:own` played no side: White stays at the bottom.
+    club.ok("cy", "g", "/settings bottom:own theme:contrast").await;
+    assert_eq!(gif(&club.say("cy", "g", "/gif 1").await), expected(Theme::Contrast, true, false));
+    // Each look is drawn once and kept: asking again draws nothing.
+    let drawn = club.host.replays_drawn();
+    assert_eq!(gif(&club.say("bob", "g", "/gif 1").await), expected(Theme::Brown, false, true));
+    assert_eq!(gif(&club.say("ann", "g", "/gif 1").await), expected(Theme::Green, true, false));
+    assert_eq!(club.host.replays_drawn(), drawn);
 }
 
 #[tokio::test]

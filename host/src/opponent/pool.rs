@@ -5,7 +5,7 @@
 //! its transposition table and ordering tables carry over from move to move. Memory is bounded by
 //! threads × variants × [`HASH_MB`], whatever the number of games.
 //!
-//! The threads run at the lowest CPU priority the system has (nice 19 on Linux), so that a
+//! The threads run at the lowest CPU priority the system has (`SCHED_IDLE` on Linux), so that a
 //! search never delays a player's move: on a machine whose cores are all busy, answering people
 //! (and the database) comes first and the engine takes what is left.
 
@@ -124,14 +124,21 @@ fn work(receiver: &Mutex<mpsc::Receiver<Job>>, queued: &Gauge) {
     }
 }
 
-/// Puts the calling thread at the lowest scheduling priority. On Linux a nice value belongs to
-/// a thread, and `setpriority(PRIO_PROCESS, 0, ..)` sets the caller's alone.
+/// Puts the calling thread at the lowest scheduling priority: the `SCHED_IDLE` policy, which
+/// runs only where no other thread wants the core and yields it at once when one wakes (nice 19
+/// alone still takes a share of a busy core, which a second process's bots and PostgreSQL
+/// felt), and nice 19 should the policy be refused. On Linux both belong to a thread:
+/// `setpriority(PRIO_PROCESS, 0, ..)` and `sched_setscheduler(0, ..)` set the caller's alone.
 #[cfg(target_os = "linux")]
 fn lower_priority() {
     // SAFETY: setpriority reads no memory of ours; 0 names the calling thread.
-    let failed = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) } != 0;
-    if failed {
+    if unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) } != 0 {
         tracing::warn!("cannot lower the engine thread's priority: {}", std::io::Error::last_os_error());
+    }
+    let idle = libc::sched_param { sched_priority: 0 };
+    // SAFETY: `idle` outlives the call, which only reads it; 0 names the calling thread.
+    if unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) } != 0 {
+        tracing::warn!("cannot give the engine thread the idle policy: {}", std::io::Error::last_os_error());
     }
 }
 
@@ -151,13 +158,15 @@ mod tests {
     #[test]
     fn an_engine_thread_lowers_only_its_own_priority() {
         let before = own_nice();
-        let lowered = std::thread::spawn(|| {
+        // SAFETY: sched_getscheduler reads no memory of ours; 0 names the calling thread.
+        let policy = || unsafe { libc::sched_getscheduler(0) };
+        let lowered = std::thread::spawn(move || {
             super::lower_priority();
-            own_nice()
+            (own_nice(), policy())
         })
         .join()
         .expect("the thread ran");
-        assert_eq!(lowered, 19);
-        assert_eq!(own_nice(), before, "the calling thread keeps its priority");
+        assert_eq!(lowered, (19, libc::SCHED_IDLE));
+        assert_eq!((own_nice(), policy()), (before, libc::SCHED_OTHER), "the calling thread keeps its priority");
     }
 }

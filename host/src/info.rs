@@ -181,7 +181,7 @@ fn site(platform: &str) -> String {
 }
 
 /// The rules of a variant in the project's words, with its diagrams; or the list of variants.
-pub(crate) fn rules(cx: &Ctx<'_>, variant: Option<Variant>) -> Handled {
+pub(crate) async fn rules(cx: &Ctx<'_>, variant: Option<Variant>) -> Handled {
     let Some(variant) = variant else {
         let list: Vec<String> = Variant::ALL.iter().map(|v| format!("`{}`: {}", v.id(), v.name())).collect();
         return Ok(Reply::one(Message::text(format!(
@@ -189,7 +189,7 @@ pub(crate) fn rules(cx: &Ctx<'_>, variant: Option<Variant>) -> Handled {
             list.join(", ")
         ))));
     };
-    let theme = cx.host.settings().theme;
+    let theme = cx.look().await.theme;
     let mut message = Message::text(help_text(variant));
     for diagram in diagrams(variant) {
         message = message.with_image(Image::png(

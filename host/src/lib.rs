@@ -505,7 +505,7 @@ impl Host {
             Command::Puzzle { variant } => puzzles::command::puzzle(cx, *variant).await,
             Command::PuzzleHelp => Ok(Reply::one(Message::text(include_str!("help/puzzle.md").trim_end()))),
             Command::SettingsHelp => Ok(Reply::one(Message::text(include_str!("help/settings.md").trim_end()))),
-            Command::Rules { variant } => info::rules(cx, *variant),
+            Command::Rules { variant } => info::rules(cx, *variant).await,
             Command::Rating { user, variant } => info::rating(cx, user.as_ref(), *variant).await,
             Command::Leaderboard { variant } => info::leaderboard(cx, *variant).await,
             Command::History { user } => info::history(cx, user.as_ref()).await,

@@ -130,6 +130,23 @@ async fn a_forced_recapture_is_not_marked() {
     for recapture in ["2. exd5", "2... Qxd5"] {
         assert!(!summary.lines().any(|l| l.starts_with(recapture)), "{recapture} is marked: {summary}");
     }
+    // The graph is drawn in the asker's theme: bob's the default, alice's her own.
+    assert_eq!(graph_corner(&reply), render::Theme::Green.colors().frame);
+    club.say("alice", "g", "/settings theme:contrast").await;
+    let reply = club.say("alice", "g", "/analyse 1").await;
+    assert_eq!(graph_corner(&reply), render::Theme::Contrast.colors().frame);
+}
+
+/// The colour of the top left pixel of the evaluation graph `reply` carries: its frame.
+fn graph_corner(reply: &Reply) -> [u8; 3] {
+    let graph = reply.messages.iter().flat_map(|m| &m.images).find(|i| i.file_name.ends_with("-analysis.png"));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(&graph.expect("an evaluation graph").bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    assert!(matches!(info.color_type, png::ColorType::Rgb | png::ColorType::Rgba), "{:?}", info.color_type);
+    [pixels[0], pixels[1], pixels[2]]
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -160,6 +160,23 @@ async fn a_replay_asked_for_is_drawn_as_its_asker_set_their_boards() {
 }
 
 #[tokio::test]
+async fn rules_diagrams_are_drawn_in_the_askers_theme() {
+    let club = Club::open().await;
+    club.ok("ann", "g", "/settings theme:contrast").await;
+    let (ann, bob) = (club.say("ann", "g", "/rules golem").await, club.say("bob", "g", "/rules golem").await);
+    let images = |reply: &Reply| reply.messages.iter().flat_map(|m| m.images.clone()).collect::<Vec<_>>();
+    let (ann, bob) = (images(&ann), images(&bob));
+    let diagrams = host::export::rule_diagrams(Variant::Golem);
+    assert!(!diagrams.is_empty());
+    assert_eq!((ann.len(), bob.len()), (diagrams.len(), diagrams.len()));
+    let renderer = Renderer::new();
+    for ((diagram, ann), bob) in diagrams.into_iter().zip(&ann).zip(&bob) {
+        assert_eq!(ann.bytes, renderer.diagram_png(diagram, Theme::Contrast, 480));
+        assert_eq!(bob.bytes, renderer.diagram_png(diagram, Theme::Green, 480));
+    }
+}
+
+#[tokio::test]
 async fn a_player_who_asked_is_written_to_once_on_each_turn_of_a_correspondence_game() {
     let club = Club::open().await;
     club.ok("bob", "g", "/settings notify:on").await;

@@ -121,7 +121,7 @@ pub(crate) async fn analyse(cx: &Ctx<'_>, game: GameId) -> Handled {
     }
     let analysis = run_or_join(cx, &table).await?;
     match analysis.as_ref() {
-        Ok(analysis) => Ok(reply(cx.host, &table, analysis)),
+        Ok(analysis) => Ok(reply(cx.host, &table, analysis, cx.look().await.theme)),
         Err(why) => Err(Refusal::Broken(why.clone())),
     }
 }
@@ -440,8 +440,9 @@ fn eval_tag(eval: Eval) -> String {
     }
 }
 
-/// The four things an analysis says: graph, marked moves, accuracy, annotated PGN.
-fn reply(host: &Host, table: &Table, analysis: &Analysis) -> Reply {
+/// The four things an analysis says: graph (in the asker's `theme`), marked moves, accuracy,
+/// annotated PGN.
+fn reply(host: &Host, table: &Table, analysis: &Analysis, theme: render::Theme) -> Reply {
     let id = table.id();
     let (white, black) = (table.name(Color::White).0, table.name(Color::Black).0);
     let positions = table.game.positions();
@@ -502,7 +503,7 @@ fn reply(host: &Host, table: &Table, analysis: &Analysis) -> Reply {
     let graph = EvalGraph::new(&analysis.evals)
         .marks(&marks)
         .players(white, black)
-        .theme(host.settings().theme)
+        .theme(theme)
         .size(host.settings().board_size);
     let mut summary = Message::text(text);
     match host.inner.renderer.eval_graph_png(&graph) {

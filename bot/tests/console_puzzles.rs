@@ -61,11 +61,11 @@ fn the_console_has_no_daily_puzzle_and_help_says_how_a_server_sets_one() {
         "admin: /settings daily-puzzle:#general time:18:00\nadmin: /settings daily-puzzle:#general\nanyone: /help\n",
     );
     // The console is no server: the setting is refused, saying why, and nothing is kept.
-    assert!(session.contains("the console and direct messages have no settings"), "{session}");
+    assert!(session.contains("the console and direct messages have only your own settings"), "{session}");
     let store = data::Store::open(&db).unwrap();
     let year_2100 = 4_102_444_800_000;
     assert_eq!(store.read(|tx| tx.daily_puzzles_due("console", year_2100)).unwrap(), vec![]);
     // A setting that does not read is answered in the reader's words.
     assert!(session.contains("`/settings` needs the time of the daily puzzle, in UTC"), "{session}");
-    assert!(session.contains("/settings [web:on|off] [daily-puzzle:#channel time:HH:MM|daily-puzzle:off]"), "{session}");
+    assert!(session.contains("[web:on|off] [daily-puzzle:#channel time:HH:MM|daily-puzzle:off]"), "{session}");
 }

@@ -157,7 +157,7 @@ async fn the_console_and_direct_chats_have_no_daily_puzzle() {
     let club = club().await;
     for place in [Place::console("general"), Place::new("console", None, "dm-1")] {
         let why = refused_to_manager(&club, &place, "/settings daily-puzzle:#puzzles time:23:00").await;
-        assert!(why.contains("the console and direct messages have no settings"), "{place:?}: {why}");
+        assert!(why.contains("the console and direct messages have only your own settings"), "{place:?}: {why}");
     }
     // A Matrix direct chat is a room of its own, and has settings, but no daily puzzle.
     let direct = Place::new("console", Some("!dm:example.org"), "!dm:example.org").of_kind(PlaceKind::Direct);
@@ -335,7 +335,7 @@ async fn everyone_in_the_channel_answers_the_daily_puzzle_once_each_rated() {
 async fn help_tells_of_the_daily_puzzle() {
     let club = club().await;
     let help = club.ok("carol", "general", "/help").await;
-    assert!(help.contains("/settings [web:on|off] [daily-puzzle:#channel time:HH:MM|daily-puzzle:off]"), "{help}");
+    assert!(help.contains("[web:on|off] [daily-puzzle:#channel time:HH:MM|daily-puzzle:off]"), "{help}");
     let puzzles = club.ok("carol", "general", "/help puzzle").await;
     assert!(puzzles.contains("daily puzzle"), "{puzzles}");
 }

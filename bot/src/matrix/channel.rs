@@ -12,7 +12,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use matrix_sdk::ruma::events::room::member::MembershipState;
 use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
-use matrix_sdk::ruma::api::client::error::ErrorKind;
+use matrix_sdk::ruma::api::error::ErrorKind;
 use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, OwnedUserId, RoomAliasId, RoomId, UserId};
 use matrix_sdk::{Client, Room, RoomState};
 

@@ -367,6 +367,7 @@ fn settings_read_the_players_own_and_name_what_is_wrong() {
         quiet: Some(Some(data::QuietHours { from: 22 * 60, to: 7 * 60 + 30 })),
         zone: Some("Europe/Berlin".parse().unwrap()),
         web: None,
+        daily_puzzle: None,
     };
     assert_eq!(
         read("/settings theme:blue coordinates:off bottom:own text:on notify:on quiet:22:00-07:30 zone:europe/berlin"),

@@ -484,7 +484,8 @@ mod tests {
         let elsewhere = NewGame { server: Some("other".into()), ..new_game("c2", white, black) };
         let from_elsewhere = puzzle_of(&mut store, elsewhere);
         let second = puzzle_of(&mut store, new_game("c3", white, black));
-        let choice = |store: &mut Store| store.read(|tx| tx.daily_puzzle_choice("test", "server")).unwrap().map(|p| p.id);
+        let choice =
+            |store: &mut Store| store.read(|tx| tx.daily_puzzle_choice("test", "server")).unwrap().map(|p| p.id);
 
         assert_eq!(choice(&mut store), Some(first), "the oldest of the server's own");
         assert!(store.write(move |tx| tx.claim_daily_post(&post("server", DAY, Some(first)))).unwrap());

@@ -47,8 +47,14 @@ enum DailyChange {
 /// What the daily puzzle's change did, for the answer.
 enum DailyChanged {
     /// Set: its first post's day.
-    Set { channel: String, time: TimeOfDay, first: Day },
-    Stopped { was_on: bool },
+    Set {
+        channel: String,
+        time: TimeOfDay,
+        first: Day,
+    },
+    Stopped {
+        was_on: bool,
+    },
 }
 
 /// `/settings`, shown or changed: the speaker's own settings ([`personal`]) and the place's.
@@ -115,7 +121,9 @@ async fn write_place_change(cx: &Ctx<'_>, change: PlaceChange) -> Result<Vec<Str
             }
             Ok(match &daily {
                 None => None,
-                Some(DailyChange::Stop) => Some(DailyChanged::Stopped { was_on: tx.stop_daily_puzzle(&platform, &server)? }),
+                Some(DailyChange::Stop) => {
+                    Some(DailyChanged::Stopped { was_on: tx.stop_daily_puzzle(&platform, &server)? })
+                }
                 Some(DailyChange::Set { channel, time }) => {
                     let set = tx.set_daily_puzzle(&platform, &server, channel, *time, now)?;
                     // Today's, unless its time is past or the place had today's post already.

@@ -67,11 +67,7 @@ async fn planted(club: &Club, place: &Place) -> PuzzleId {
     };
     let now = club.host.now();
     let game = club.host.store().read(|tx| tx.games_to_scan(1)).await.unwrap()[0];
-    club.host
-        .store()
-        .write(move |tx| tx.record_scan(game, std::slice::from_ref(&puzzle), 5, now))
-        .await
-        .unwrap();
+    club.host.store().write(move |tx| tx.record_scan(game, std::slice::from_ref(&puzzle), 5, now)).await.unwrap();
     let db = rusqlite::Connection::open(club.dir.path().join("chimera.db")).unwrap();
     db.query_row("SELECT id FROM puzzles WHERE game_id = ?1", [game], |row| row.get(0)).unwrap()
 }

@@ -117,7 +117,9 @@ async fn losing_a_server_pauses_its_tournaments_and_stops_its_games_and_challeng
     assert!(!kept.is_error());
     club.rooms.add_channel("guild", "puzzles");
     club.rooms.add_channel("other", "quiz");
-    for (place, line) in [(&lobby, "/settings daily-puzzle:#puzzles time:18:00"), (&other, "/settings daily-puzzle:#quiz time:18:00")] {
+    for (place, line) in
+        [(&lobby, "/settings daily-puzzle:#puzzles time:18:00"), (&other, "/settings daily-puzzle:#quiz time:18:00")]
+    {
         let reply = club.as_manager(place, "org", line).await;
         assert!(!reply.is_error(), "{line}: {}", common::text(&reply));
     }

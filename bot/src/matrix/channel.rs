@@ -10,9 +10,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use matrix_sdk::ruma::api::error::ErrorKind;
 use matrix_sdk::ruma::events::room::member::MembershipState;
 use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
-use matrix_sdk::ruma::api::error::ErrorKind;
 use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedRoomId, OwnedUserId, RoomAliasId, RoomId, UserId};
 use matrix_sdk::{Client, Room, RoomState};
 
@@ -114,7 +114,11 @@ impl Places for MatrixThreads {
         } else {
             return Ok(FoundChannel::Unknown);
         };
-        Ok(if room.as_str() == server { FoundChannel::Here(Channel::room(room).to_string()) } else { FoundChannel::Elsewhere })
+        Ok(if room.as_str() == server {
+            FoundChannel::Here(Channel::room(room).to_string())
+        } else {
+            FoundChannel::Elsewhere
+        })
     }
 }
 

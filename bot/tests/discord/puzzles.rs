@@ -79,7 +79,11 @@ async fn a_manager_sets_the_daily_puzzle_with_the_channel_option_and_it_is_poste
     assert!(refused.is_ephemeral() && refused.content.contains("Only a manager"), "{}", refused.content);
     world.fake.grant_manage_server(world.alice);
     let refused = set(world.alice, elsewhere, "18:00".into()).await;
-    assert!(refused.is_ephemeral() && refused.content.contains("is not a channel of this server"), "{}", refused.content);
+    assert!(
+        refused.is_ephemeral() && refused.content.contains("is not a channel of this server"),
+        "{}",
+        refused.content
+    );
     let refused = set(world.alice, daily, "6pm".into()).await;
     assert!(refused.is_ephemeral() && refused.content.contains("is not a time of day"), "{}", refused.content);
 
@@ -104,7 +108,11 @@ async fn a_manager_sets_the_daily_puzzle_with_the_channel_option_and_it_is_poste
     let solved = world.slash(world.carol, daily, "move", json!({ "move": "Qxf7#" })).await.message;
     assert!(!solved.is_ephemeral() && solved.content.contains("Solved: Qxf7#!"), "{}", solved.content);
     let again = world.slash(world.carol, daily, "move", json!({ "move": "Qxf7#" })).await.message;
-    assert!(again.is_ephemeral() && again.content.contains("the daily puzzle here, and solved it"), "{}", again.content);
+    assert!(
+        again.is_ephemeral() && again.content.contains("the daily puzzle here, and solved it"),
+        "{}",
+        again.content
+    );
 
     let off = world.choice("settings", "daily-puzzle-off", "off");
     let stopped = world.slash(world.alice, world.lobby, "settings", json!({ "daily-puzzle-off": off })).await.message;

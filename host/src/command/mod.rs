@@ -182,7 +182,10 @@ pub struct SettingsCommand {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DailyPuzzleSetting {
     /// Posted in `channel` every day at `time` (UTC).
-    At { channel: ChannelMention, time: data::TimeOfDay },
+    At {
+        channel: ChannelMention,
+        time: data::TimeOfDay,
+    },
     Off,
 }
 
@@ -208,12 +211,16 @@ impl DailyPuzzleSetting {
         const EXAMPLE: &str = "/settings daily-puzzle:#puzzles time:18:00";
         match (channel, time) {
             (None, None) => Ok(None),
-            (None, Some(_)) => {
-                Err(CommandError::Missing { command: "settings", what: "the channel of the daily puzzle", example: EXAMPLE })
-            }
+            (None, Some(_)) => Err(CommandError::Missing {
+                command: "settings",
+                what: "the channel of the daily puzzle",
+                example: EXAMPLE,
+            }),
             (Some(off), time) if off.eq_ignore_ascii_case("off") => match time {
                 None => Ok(Some(DailyPuzzleSetting::Off)),
-                Some(_) => Err(CommandError::Value("`daily-puzzle:off` stops the daily puzzle, and takes no time".into())),
+                Some(_) => {
+                    Err(CommandError::Value("`daily-puzzle:off` stops the daily puzzle, and takes no time".into()))
+                }
             },
             (Some(_), None) => Err(CommandError::Missing {
                 command: "settings",

@@ -235,8 +235,16 @@ fn command() -> impl Strategy<Value = Command> {
 /// specially.
 fn channel() -> impl Strategy<Value = ChannelMention> {
     prop_oneof![
-        prop::sample::select(vec!["#general", "#general-2", "<#80351110224678912>", "#chess:example.org", "!abc:example.org", "#off", "#a:b:c"])
-            .prop_map(String::from),
+        prop::sample::select(vec![
+            "#general",
+            "#general-2",
+            "<#80351110224678912>",
+            "#chess:example.org",
+            "!abc:example.org",
+            "#off",
+            "#a:b:c"
+        ])
+        .prop_map(String::from),
         "(#|!|<#)[!-~]{1,12}",
     ]
     .prop_filter_map("a channel mention", |text| text.parse().ok())
@@ -423,7 +431,10 @@ fn the_daily_puzzle_reads_a_channel_and_a_time_or_off() {
     assert_eq!(read("/settings daily-puzzle:Off"), daily(Some(DailyPuzzleSetting::Off)));
     let both = read("/settings web:on daily-puzzle:off").unwrap();
     assert_eq!(resolve(both).unwrap().to_string(), "/settings web:on daily-puzzle:off");
-    let written = Command::<User>::Settings(SettingsCommand { daily_puzzle: at("#puzzles", 9, 30), ..SettingsCommand::default() });
+    let written = Command::<User>::Settings(SettingsCommand {
+        daily_puzzle: at("#puzzles", 9, 30),
+        ..SettingsCommand::default()
+    });
     assert_eq!(written.to_string(), "/settings daily-puzzle:#puzzles time:09:30");
 
     let refused = |line: &str| read(line).unwrap_err().to_string();
@@ -435,7 +446,10 @@ fn the_daily_puzzle_reads_a_channel_and_a_time_or_off() {
         refused("/settings time:18:00"),
         "`/settings` needs the channel of the daily puzzle; for example `/settings daily-puzzle:#puzzles time:18:00`"
     );
-    assert_eq!(refused("/settings daily-puzzle:off time:18:00"), "`daily-puzzle:off` stops the daily puzzle, and takes no time");
+    assert_eq!(
+        refused("/settings daily-puzzle:off time:18:00"),
+        "`daily-puzzle:off` stops the daily puzzle, and takes no time"
+    );
     assert_eq!(
         refused("/settings daily-puzzle:puzzles time:18:00"),
         "`puzzles` does not name a channel: name one as you mention it, like `#puzzles`"

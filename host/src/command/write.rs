@@ -141,7 +141,17 @@ impl Display for Command<User> {
                 line.name("tournament")?;
                 tournament(&mut line, sub)
             }
-            Command::Settings(SettingsCommand { web, daily_puzzle, theme, coordinates, bottom, text, dm, quiet, zone }) => {
+            Command::Settings(SettingsCommand {
+                web,
+                daily_puzzle,
+                theme,
+                coordinates,
+                bottom,
+                text,
+                dm,
+                quiet,
+                zone,
+            }) => {
                 line.name("settings")?;
                 line.opt("theme", *theme)?;
                 line.opt("coordinates", coordinates.map(on_off))?;

@@ -26,11 +26,11 @@ use data::{Attempt, AttemptEnd, AttemptState, PuzzleId, PuzzlePlace, PuzzleRatin
 use render::{move_squares, BoardView, Markers};
 use rules::{Color, Move, Outcome, Position, Variant};
 
+use super::daily;
 use crate::personal::Look;
 use crate::rating::{rate_puzzle, Rating};
 use crate::stored::{unreadable, variant};
 use crate::view::move_number;
-use super::daily;
 use crate::{board_text, told, Ctx, Handled, Host, Image, Message, Refusal, Reply, ShownBoard, Typed, User};
 
 /// What `/puzzle` found for the player.
@@ -140,7 +140,8 @@ impl Attempting {
             Attempting::Open(attempt) => Ok(Some(attempt.clone())),
             Attempting::Daily { puzzle, user, platform, channel } => {
                 let player = tx.upsert_player(platform, &user.id, &user.name, now)?;
-                if tx.attempt_at(*puzzle, player.id)?.is_some() || tx.open_attempt(platform, channel, player.id)?.is_some()
+                if tx.attempt_at(*puzzle, player.id)?.is_some()
+                    || tx.open_attempt(platform, channel, player.id)?.is_some()
                 {
                     return Ok(None);
                 }

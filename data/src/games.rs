@@ -211,6 +211,8 @@ pub struct GameRecord {
     pub game: Game,
     pub moves: Vec<Move>,
     pub offers: Vec<Offer>,
+    /// A team game's vote window (see `teams`); `None` for a game between players.
+    pub vote_window: Option<Millis>,
 }
 
 impl GameRecord {
@@ -259,7 +261,8 @@ impl ReadTx<'_> {
     fn record_of(&self, game: Game) -> Result<GameRecord> {
         let moves = self.moves(game.id)?;
         let offers = self.offers(game.id)?;
-        Ok(GameRecord { game, moves, offers })
+        let vote_window = self.vote_window(game.id)?;
+        Ok(GameRecord { game, moves, offers, vote_window })
     }
 
     /// Active games whose player to move ran out of time at or before `now`, earliest first.

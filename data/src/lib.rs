@@ -51,6 +51,10 @@
 //! - **Expired challenges**: [`WriteTx::claim_expired_challenges`], the same way (it deletes
 //!   what it returns).
 //! - **Reminders**: [`WriteTx::claim_reminder`] is `true` for one process per game and deadline.
+//! - **Vote windows** of team games: a window is resolved by appending its move
+//!   ([`WriteTx::append_move`], which names the ply it follows) in the transaction that claims
+//!   the game as overdue, so it is resolved once; a vote names its window's ply too
+//!   ([`WriteTx::cast_vote`]), so none counts for a window it was not cast in.
 //! - **Daily puzzles**: [`WriteTx::claim_daily_post`] is `true` for one process per place and
 //!   UTC day; queue the post in the same transaction.
 //! - **Announcements** (the outbox): [`WriteTx::queue_post`] in the transaction that makes an
@@ -117,6 +121,7 @@ mod puzzles;
 mod ratings;
 mod sql;
 mod sqlite;
+mod teams;
 mod text;
 mod tournaments;
 mod user_settings;
@@ -148,6 +153,7 @@ pub use puzzles::{
     PuzzleRatingUpdate, ScanTotals,
 };
 pub use ratings::{Glicko, Rating, RatingUpdate};
+pub use teams::{Tally, Vote};
 pub use tournaments::{
     Entrant, Format, NewPairing, NewTournament, Pairing, PairingResult, Round, Tournament, TournamentState,
 };

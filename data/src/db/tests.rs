@@ -155,6 +155,9 @@ fn every_earlier_version_migrates_to_the_latest_keeping_its_data(backend: &TestD
                     assert!(!tx.web_listing("discord", "s")?);
                     // Version 16: no place has a daily puzzle until its managers set one.
                     assert_eq!(tx.daily_puzzle("discord", "s")?, None);
+                    // Version 17: games from before are no team games, with no votes.
+                    assert_eq!(record.vote_window, None);
+                    assert_eq!(tx.tally(record.game.id, 1)?, vec![]);
                     Ok(())
                 })
                 .unwrap();
@@ -163,7 +166,10 @@ fn every_earlier_version_migrates_to_the_latest_keeping_its_data(backend: &TestD
         let challenge = store
             .write(|tx| {
                 let (white, black) = two_players(tx);
-                tx.create_game(&new_game("fresh", white, black), 100)?;
+                let fresh = tx.create_game(&new_game("fresh", white, black), 100)?.id;
+                // Version 17: a team game, and a vote in it.
+                tx.make_team_game(fresh, 30_000)?;
+                assert_eq!(tx.cast_vote(fresh, 0, black, "e2e4", "e4", 100)?.seq, 1);
                 let new = crate::NewChallenge {
                     platform: "discord".into(),
                     server: None,

@@ -53,6 +53,10 @@ impl Places for Reporting<'_> {
         self.places.find_channel(server, named).await
     }
 
+    async fn channel_name(&self, channel: &str) -> Option<String> {
+        self.places.channel_name(channel).await
+    }
+
     fn progress(&self, progress: Progress) {
         self.newest.send_replace(Some(progress));
     }

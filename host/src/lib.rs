@@ -11,7 +11,8 @@
 //! either succeeds with a reply, or changes nothing and says why ([`Refusal`], shown privately).
 //!
 //! [`Host::tick`] is the scheduler's step: it ends games whose clock ran out, expires old
-//! challenges, reminds correspondence players whose time runs short, posts the daily puzzles
+//! challenges, closes team games' vote windows (`team`), reminds correspondence players whose
+//! time runs short, posts the daily puzzles
 //! that are due (`puzzles::daily`), and runs the tournaments
 //! (`arbiter`: starting them, pairing rounds, opening their games in places the adapter gives).
 //! Adapters call it about once a second; see `schedule.rs` for how the host keeps clocks fair
@@ -52,6 +53,7 @@ mod settings;
 mod stored;
 mod suggest;
 mod table;
+mod team;
 mod turn_notice;
 mod view;
 
@@ -67,7 +69,7 @@ pub use analysis::OutsideEngine;
 pub use clock::{Clock, ManualClock, SystemClock, TimeControl, TimeControlError};
 pub use command::{
     ChannelMention, ColorChoice, Command, CommandError, DailyPuzzleSetting, DrawAction, Mention, NotAChannel,
-    OfferAction, SettingsCommand, Starts, TournamentCommand, COMMANDS, RATED_BY_DEFAULT,
+    OfferAction, SettingsCommand, Starts, TeamOpponent, TournamentCommand, COMMANDS, RATED_BY_DEFAULT,
 };
 /// What the contract names from storage and pictures, so adapters need neither crate.
 pub use data::{
@@ -85,6 +87,7 @@ pub use render::Theme;
 pub use reply::{Button, ButtonStyle, Image, ImageFormat, Message, Reply, ShownBoard};
 pub use schedule::ALIVE_WINDOW_MS;
 pub use suggest::{matching_moves, Suggestion};
+pub use team::{VoteWindow, VoteWindowError};
 pub use typed::Typed;
 pub use user::User;
 pub use web_link::{Link, WebUrl, WebUrlError};
@@ -325,6 +328,14 @@ pub trait Places: Send + Sync {
         let _ = (server, named);
         Ok(FoundChannel::Unknown)
     }
+
+    /// The name of `channel` (an id as the host stores channels) to show people, without `#`:
+    /// a team game names its teams by their channels. `None` when the adapter cannot tell; the
+    /// host then shows the id (the default, and the console's, whose ids are its names).
+    async fn channel_name(&self, channel: &str) -> Option<String> {
+        let _ = channel;
+        None
+    }
 }
 
 /// What a channel named in a command is, as its adapter finds it ([`Places::find_channel`]).
@@ -489,6 +500,9 @@ impl Host {
                 challenge::challenge(cx, opponent.as_ref(), *variant, *color, *time, *rated).await
             }
             Command::Play { variant, level, color, time } => opponent::play(cx, *variant, *level, *color, *time).await,
+            Command::TeamGame { against, variant, color, window } => {
+                team::start(cx, against, *variant, *color, *window).await
+            }
             Command::Accept { challenger, challenge } => challenge::accept(cx, challenger.as_ref(), *challenge).await,
             Command::Decline { challenger, challenge } => challenge::decline(cx, challenger.as_ref(), *challenge).await,
             Command::Move { text, confirm, game } => play::play(cx, text, *confirm, *game).await,

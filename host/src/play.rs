@@ -17,6 +17,11 @@ use super::{told, ButtonStyle, Command, Ctx, DrawAction, Handled, Host, Message,
 
 pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<GameId>) -> Handled {
     let active = cx.active_table().await?;
+    // In a team's channel, a move is a vote for the team's move (see `team`).
+    if let Some(side) = active.as_ref().and_then(|t| t.team_in(cx.channel())) {
+        let table = cx.table_of(active, game)?;
+        return super::team::vote(cx, table, side, text, confirm).await;
+    }
     // A move goes to the player's own game here first; failing that, to their open puzzle here
     // (see `puzzles::command`). A move that names its game (a button) is always the game's.
     let plays_here = active.as_ref().is_some_and(|t| t.color_of(&cx.user().id).is_some());
@@ -30,21 +35,13 @@ pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<G
     if let Some(reply) = flag(cx, &table).await? {
         return Ok(reply);
     }
-    let position = table.position();
-    if position.turn() != color {
+    if table.to_move() != color {
         let other = !color;
         return told(format!("It is {}'s move ({other}); wait for it, then move.", table.name(other)));
     }
-    let m = match position.parse_move(text) {
+    let m = match read_move(&table, text)? {
         Ok(m) => m,
-        Err(e) => match &e.problem {
-            Problem::Ambiguous(alternatives) => return Ok(choices(&table, text, alternatives)),
-            _ => {
-                // The text as typed is marked, so that no backtick in it ends the code it shows in.
-                let (quoted, marked) = (format!("`{}`", e.text), format!("`{}`", Typed(&e.text)));
-                return told(format!("{}.", e.to_string().replacen(&quoted, &marked, 1)));
-            }
-        },
+        Err(answer) => return Ok(answer),
     };
     if loses_at_once(&table, &m) && !confirm {
         return Ok(confirm_loss(&table, &m));
@@ -52,8 +49,24 @@ pub(crate) async fn play(cx: &Ctx<'_>, text: &str, confirm: bool, game: Option<G
     append(cx, table, m).await
 }
 
+/// The move `text` names in `table`'s position; otherwise the answer to give instead (the moves
+/// it could mean, to choose from), or why it names none.
+pub(crate) fn read_move(table: &Table, text: &str) -> Result<Result<Move, Reply>, Refusal> {
+    match table.position().parse_move(text) {
+        Ok(m) => Ok(Ok(m)),
+        Err(e) => match &e.problem {
+            Problem::Ambiguous(alternatives) => Ok(Err(choices(table, text, alternatives))),
+            _ => {
+                // The text as typed is marked, so that no backtick in it ends the code it shows in.
+                let (quoted, marked) = (format!("`{}`", e.text), format!("`{}`", Typed(&e.text)));
+                told(format!("{}.", e.to_string().replacen(&quoted, &marked, 1)))
+            }
+        },
+    }
+}
+
 /// Whether `m` is a Grolman turn that ends with the mover's own king attacked, losing at once.
-fn loses_at_once(table: &Table, m: &Move) -> bool {
+pub(crate) fn loses_at_once(table: &Table, m: &Move) -> bool {
     matches!(
         table.position().after(m).outcome(),
         Some(Outcome::Decisive { reason: WinReason::KingLeftAttacked, winner }) if winner != table.to_move()
@@ -77,7 +90,7 @@ fn choices(table: &Table, text: &str, alternatives: &[String]) -> Reply {
     Reply::one(message)
 }
 
-fn confirm_loss(table: &Table, m: &Move) -> Reply {
+pub(crate) fn confirm_loss(table: &Table, m: &Move) -> Reply {
     let position = table.position();
     let san = position.san(m);
     let mut message = Message::text(format!(
@@ -130,9 +143,9 @@ async fn append(cx: &Ctx<'_>, table: Table, m: Move) -> Handled {
 
 /// A move ready to be stored: its record, the game after it, and how that game ended, if it did.
 pub(crate) struct Prepared {
-    new: NewMove,
+    pub new: NewMove,
     pub next: Game,
-    outcome: Option<Outcome>,
+    pub outcome: Option<Outcome>,
 }
 
 /// The record of `m` as the next ply of `table`, made by `request_id` at `now`.

@@ -129,9 +129,10 @@ impl Message {
         self
     }
 
-    /// Calls `user` to the message (nobody calls Chimera itself).
+    /// Calls `user` to the message (nobody calls Chimera itself, nor a team: a team is its
+    /// channel, where the message is said).
     pub fn mentioning(mut self, user: &User) -> Message {
-        if !self.mentions.contains(user) && user.engine_level().is_none() {
+        if !self.mentions.contains(user) && user.engine_level().is_none() && user.team_channel().is_none() {
             self.mentions.push(user.clone());
         }
         self

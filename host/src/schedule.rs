@@ -14,6 +14,9 @@
 //!
 //! # Downtime
 //!
+//! A team game's vote window ends at its deadline too: the tick claims it the same way and, in the
+//! same transaction, plays the most-voted move (`team`), so each window is resolved once.
+//!
 //! Nobody can move while their platform is not served, so nobody should lose time to it. A
 //! game's clock runs only while its platform's adapter is connected and serving:
 //!
@@ -50,6 +53,7 @@ use super::end::end_on_time;
 use super::outbox::Picture;
 use super::play::time_up_message;
 use super::stored::{self, Terms};
+use super::team::{self, Closed};
 use super::{Host, HostError, Message, Refusal, Typed};
 
 /// The heartbeat's key in the database's meta table (as `last_alive:<platform>`; alone, the
@@ -167,14 +171,31 @@ pub(super) async fn tick(host: &Host) -> Result<(), Refusal> {
     }
     for _ in 0..CLAIM_BATCHES {
         let (platform, outbox) = (platform.clone(), outbox.clone());
-        let (claimed, progress) = host
+        let (claimed, progress, voted) = host
             .store()
             .write(move |tx| {
                 let games = tx.claim_overdue_games(&platform, now, CLAIM_BATCH)?;
                 let mut progress = false;
+                let mut voted = Vec::new();
                 for game in &games {
+                    // A team's window that closed with votes plays its move (see `team`).
+                    match team::close_window(tx, game.id, now, &outbox)? {
+                        Closed::Played => {
+                            progress = true;
+                            voted.push(game.id);
+                            continue;
+                        }
+                        Closed::Unreadable => continue,
+                        Closed::NoVote => {}
+                    }
                     if let Some(flagged) = end_on_time(tx, game.id, now)? {
-                        outbox.queue(tx, now, &time_up_message(&flagged), Some(Picture::Replay(game.id)))?;
+                        let message = time_up_message(&flagged);
+                        let ended = &flagged.ended;
+                        // Each team of a team game hears it in its own channel.
+                        for channel in team::channels(&ended.game, [&ended.white, &ended.black]) {
+                            let message = message.clone().in_channel(&channel);
+                            outbox.queue(tx, now, &message, Some(Picture::Replay(game.id)))?;
+                        }
                         progress = true;
                     }
                 }
@@ -189,9 +210,16 @@ pub(super) async fn tick(host: &Host) -> Result<(), Refusal> {
                         outbox.queue(tx, now, &message, None)?;
                     }
                 }
-                Ok((claimed, progress))
+                Ok((claimed, progress, voted))
             })
             .await?;
+        // Chimera answers a team's move at once.
+        for game in voted {
+            match host.load_table(game).await {
+                Ok(table) => super::opponent::wake(host, &table),
+                Err(refusal) => tracing::warn!(game, "cannot look at a team game: {}", refusal.text()),
+            }
+        }
         // A full batch may have more behind it; a batch that ended nothing (games whose record
         // cannot be read stay overdue, logged) must not be claimed again and again.
         if claimed < CLAIM_BATCH as usize || !progress {

@@ -8,6 +8,8 @@ use super::end::stored_outcome;
 
 use super::clock::TimeControl;
 use super::stored::{self, Terms};
+use super::team::VoteWindow;
+use super::user::team_channel;
 use super::{told, Ctx, Host, Refusal, Request, Typed, User};
 
 #[derive(Clone)]
@@ -106,6 +108,17 @@ impl Table {
         Color::ALL.into_iter().find(|&c| self.player(c).user_id == user_id)
     }
 
+    /// The side whose team is the channel `channel`, when this is a team game and `channel` is
+    /// one of its teams' (see `team`).
+    pub fn team_in(&self, channel: &str) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| team_channel(&self.player(c).user_id) == Some(channel))
+    }
+
+    /// Whether the game's sides vote their moves.
+    pub fn is_team_game(&self) -> bool {
+        self.record.vote_window.is_some()
+    }
+
     pub fn time_control(&self) -> Option<TimeControl> {
         self.time
     }
@@ -122,6 +135,12 @@ impl Table {
 
     /// The clock in words, with each side's time when they differ.
     pub fn describe_time(&self) -> String {
+        if let Some(window) = self.record.vote_window {
+            return match VoteWindow::from_ms(window) {
+                Some(window) => format!("{} per move, by vote", window.describe()),
+                None => format!("{} per move, by vote", super::clock::format_duration(window)),
+            };
+        }
         match (self.time, self.odds) {
             (None, _) => "no clock".to_string(),
             (Some(time), None) => time.describe(),
@@ -147,8 +166,12 @@ impl Table {
         game
     }
 
-    /// The time `color` has for its next move, by the moves played so far.
+    /// The time `color` has for its next move, by the moves played so far: in a team game, the
+    /// vote window, for every move.
     pub fn allowance(&self, color: Color) -> Option<i64> {
+        if let Some(window) = self.record.vote_window {
+            return Some(window);
+        }
         let (time, base) = (self.time_control()?, self.base_ms(color)?);
         Some(time.allowance_from(base, &self.record.moves, self.first(), color))
     }
@@ -184,6 +207,15 @@ impl Ctx<'_> {
 
     /// The colour the requester plays in `table`; only the two players may act on a game.
     pub(crate) fn seat(&self, table: &Table) -> Result<Color, Refusal> {
+        if table.is_team_game() && table.color_of(&self.user().id).is_none() {
+            return told(format!(
+                "In a team game each side's members vote its moves with `/move`, in their own channel; a team \
+                 does not resign, offer draws, take back or abort. {} against {}: everyone may watch with `/board`, \
+                 `/game` and `/moves`.",
+                table.name(Color::White),
+                table.name(Color::Black)
+            ));
+        }
         table.color_of(&self.user().id).ok_or_else(|| {
             Refusal::Told(format!(
                 "Only {} and {} play in this game; everyone may watch with `/board`, `/game` and `/moves`.",
@@ -308,13 +340,22 @@ impl Host {
         self.replayed(record, white, black)
     }
 
-    /// The active game of a channel, if any.
+    /// The active game of a channel, if any: its own, or the team game one of whose teams it is.
     pub(crate) async fn load_active(&self, platform: &str, channel: &str) -> Result<Option<Table>, Refusal> {
         let (platform, channel) = (platform.to_string(), channel.to_string());
         let found = self
             .store()
             .read(move |tx| {
-                let Some(record) = tx.active_game(&platform, &channel)? else { return Ok(None) };
+                let record = match tx.active_game(&platform, &channel)? {
+                    Some(record) => record,
+                    // A team's channel whose game is played in the other team's channel.
+                    None => {
+                        let team = User::team(&channel, "");
+                        let Some(team) = tx.find_player(&platform, &team.id)? else { return Ok(None) };
+                        let Some(game) = tx.active_games_of(team.id)?.into_iter().next() else { return Ok(None) };
+                        tx.game_record(game.id)?
+                    }
+                };
                 let (white, black) = (tx.player(record.game.white)?, tx.player(record.game.black)?);
                 Ok(Some((record, white, black)))
             })

@@ -117,6 +117,15 @@ impl Places for DiscordThreads {
         );
         Ok(if for_messages { FoundChannel::Here(channel.id.to_string()) } else { FoundChannel::NotForMessages })
     }
+
+    /// A server channel's name, as Discord has it now; none for a direct message or a channel
+    /// Chimera cannot look at.
+    async fn channel_name(&self, channel: &str) -> Option<String> {
+        match channel_id(channel)?.to_channel(&self.http).await.ok()? {
+            serenity::Channel::Guild(channel) => Some(channel.name),
+            _ => None,
+        }
+    }
 }
 
 /// A failed Discord call as the host weighs it: 401 and 403 refused (no access, a missing

@@ -3,7 +3,10 @@
 //! Discord resolved), so nothing typed into one option can set another, and hands it to
 //! [`super::incoming::run`]. `/move` suggests the legal moves as the player types.
 
-use host::{ColorChoice, Command, DrawAction, OfferAction, SettingsCommand, TimeControl, RATED_BY_DEFAULT};
+use host::{
+    ColorChoice, Command, DrawAction, OfferAction, SettingsCommand, TeamOpponent, TimeControl, VoteWindow,
+    RATED_BY_DEFAULT,
+};
 use poise::serenity_prelude as serenity;
 
 use super::incoming::{person, run};
@@ -152,7 +155,7 @@ pub async fn analyse(
     run(ctx, Ok(Command::Analyse { game })).await
 }
 
-/// Challenge someone (or anyone here) to a game
+/// Challenge someone (or anyone here) to a game, or another channel to a team game
 #[poise::command(slash_command, guild_only)]
 pub async fn challenge(
     ctx: Context<'_>,
@@ -161,20 +164,56 @@ pub async fn challenge(
     #[description = "Your colour (random by default)"] color: Option<ColorOption>,
     #[description = "Days per move (3d) or minutes plus increment (10+5); 3d by default"] time: Option<String>,
     #[description = "Does the game count for ratings? (yes by default)"] rated: Option<bool>,
+    #[description = "A team game: this channel's members against that channel's, each move decided by vote"]
+    #[channel_types("Text", "News", "PublicThread", "PrivateThread", "NewsThread")]
+    team: Option<serenity::ChannelId>,
+    #[description = "A team game's time to vote each move, like 30s, 5m, 12h or 2d; 12h by default"]
+    #[max_length = 16]
+    window: Option<String>,
 ) -> Result<(), Error> {
-    let command = read::<TimeControl>(time).map(|time| Command::Challenge {
-        opponent: opponent.as_ref().map(|u| person(ctx, u)),
-        variant: variant.into(),
-        color: color.map_or(ColorChoice::Random, ColorChoice::from),
-        time: time.unwrap_or_default(),
-        rated: rated.unwrap_or(RATED_BY_DEFAULT),
-    });
+    let color = color.map_or(ColorChoice::Random, ColorChoice::from);
+    let command = match team {
+        Some(team) => team_game(opponent.is_some(), time.is_some(), rated, window).and_then(|window| {
+            let channel = format!("<#{team}>").parse().map_err(|e: host::NotAChannel| e.to_string())?;
+            Ok(Command::TeamGame { against: TeamOpponent::Channel(channel), variant: variant.into(), color, window })
+        }),
+        None if window.is_some() => Err(NO_TEAM.to_string()),
+        None => read::<TimeControl>(time).map(|time| Command::Challenge {
+            opponent: opponent.as_ref().map(|u| person(ctx, u)),
+            variant: variant.into(),
+            color,
+            time: time.unwrap_or_default(),
+            rated: rated.unwrap_or(RATED_BY_DEFAULT),
+        }),
+    };
     // Challenging Chimera itself is playing against it.
     let bot = ctx.framework().bot_id().to_string();
     run(ctx, command.map(|c| c.with_bot_as_engine(&bot))).await
 }
 
-/// Play a game against Chimera itself (never rated)
+/// What a team game is told when `window` is given without a team.
+const NO_TEAM: &str = "`window` is the vote window of a team game: choose the other team with `team`.";
+
+/// The vote window of a team game, refusing what a team game does not take (as the text reader
+/// does): an opponent, a clock of its own, ratings.
+fn team_game(opponent: bool, time: bool, rated: Option<bool>, window: Option<String>) -> Result<VoteWindow, String> {
+    if opponent {
+        return Err(
+            "A team game is between the members of two channels: choose the other with `team`, and no opponent.".into(),
+        );
+    }
+    if time {
+        return Err(
+            "A team game's clock is its vote window: give `window` (like 30s or 12h) rather than `time`.".into()
+        );
+    }
+    if rated == Some(true) {
+        return Err("Team games are never rated.".into());
+    }
+    Ok(read::<VoteWindow>(window)?.unwrap_or_default())
+}
+
+/// Play a game against Chimera itself (never rated), alone or with this channel as a team
 #[poise::command(slash_command, guild_only)]
 pub async fn play(
     ctx: Context<'_>,
@@ -185,15 +224,29 @@ pub async fn play(
     level: Option<u8>,
     #[description = "Your colour (random by default)"] color: Option<ColorOption>,
     #[description = "Days per move (3d) or minutes plus increment (10+5); 3d by default"] time: Option<String>,
+    #[description = "Play as a team: this channel's members vote each move"] team: Option<bool>,
+    #[description = "A team game's time to vote each move, like 30s, 5m, 12h or 2d; 12h by default"]
+    #[max_length = 16]
+    window: Option<String>,
 ) -> Result<(), Error> {
     let level = host::Level::new(i64::from(level.unwrap_or(host::DEFAULT_LEVEL))).map_err(|e| e.to_string());
-    let command = level.and_then(|level| {
-        read::<TimeControl>(time).map(|time| Command::Play {
+    let color = color.map_or(ColorChoice::Random, ColorChoice::from);
+    let command = level.and_then(|level| match team {
+        Some(true) => team_game(false, time.is_some(), None, window).map(|window| Command::TeamGame {
+            against: TeamOpponent::Chimera(level),
+            variant: variant.into(),
+            color,
+            window,
+        }),
+        _ if window.is_some() => {
+            Err("`window` is the vote window of a team game: add `team` to play Chimera together.".into())
+        }
+        _ => read::<TimeControl>(time).map(|time| Command::Play {
             variant: variant.into(),
             level,
-            color: color.map_or(ColorChoice::Random, ColorChoice::from),
+            color,
             time: time.unwrap_or_default(),
-        })
+        }),
     });
     run(ctx, command).await
 }

@@ -14,4 +14,5 @@ mod opponent;
 mod platform;
 mod puzzles;
 mod setup;
+mod team;
 mod tournaments;

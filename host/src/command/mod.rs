@@ -37,6 +37,7 @@ pub use read::{CommandError, CommandSpec, COMMANDS};
 pub use read_tournament::NAME_LENGTH;
 
 use super::clock::TimeControl;
+use super::team::VoteWindow;
 use super::User;
 
 /// A person named in typed text, as typed, before the adapter resolves it to a [`User`]:
@@ -66,6 +67,15 @@ pub enum Command<U = User> {
         level: Level,
         color: ColorChoice,
         time: TimeControl,
+    },
+    /// A team game: this channel's members play `against` another channel's (`/challenge
+    /// team:#channel`) or Chimera (`/play team:yes`), each side's move the most-voted of its
+    /// members' votes when its `window` closes; this channel's side takes `color`. Never rated.
+    TeamGame {
+        against: TeamOpponent,
+        variant: Variant,
+        color: ColorChoice,
+        window: VoteWindow,
     },
     /// Accept a challenge in this channel: the one named, the one from `challenger`, or the
     /// only one open to you.
@@ -150,6 +160,15 @@ pub enum Command<U = User> {
     /// `/settings [web:on|off] [daily-puzzle:#channel time:HH:MM|daily-puzzle:off]` and the
     /// speaker's own (`theme:`, `notify:`, ...): shows the settings, or changes those given.
     Settings(SettingsCommand),
+}
+
+/// The other side of a team game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TeamOpponent {
+    /// The members of another channel, as named in the command.
+    Channel(ChannelMention),
+    /// Chimera itself, at this level.
+    Chimera(Level),
 }
 
 /// What `/settings` changes: one field per option, `None` where it was not given; with none
@@ -389,6 +408,9 @@ impl<U> Command<U> {
                 Command::Challenge { opponent: person(opponent)?, variant, color, time, rated }
             }
             Command::Play { variant, level, color, time } => Command::Play { variant, level, color, time },
+            Command::TeamGame { against, variant, color, window } => {
+                Command::TeamGame { against, variant, color, window }
+            }
             Command::Accept { challenger, challenge } => Command::Accept { challenger: person(challenger)?, challenge },
             Command::Decline { challenger, challenge } => {
                 Command::Decline { challenger: person(challenger)?, challenge }
@@ -425,6 +447,7 @@ impl<U> Command<U> {
         match self {
             Command::Challenge { .. } => "challenge",
             Command::Play { .. } => "play",
+            Command::TeamGame { .. } => "team game",
             Command::Accept { .. } => "accept",
             Command::Decline { .. } => "decline",
             Command::Move { .. } => "move",

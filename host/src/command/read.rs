@@ -13,9 +13,11 @@ use engine::Level;
 use crate::personal;
 
 use super::{
-    ColorChoice, Command, DailyPuzzleSetting, DrawAction, Mention, OfferAction, SettingsCommand, TournamentCommand,
-    RATED_BY_DEFAULT,
+    ColorChoice, Command, DailyPuzzleSetting, DrawAction, Mention, NotAChannel, OfferAction, SettingsCommand,
+    TeamOpponent, TournamentCommand, RATED_BY_DEFAULT,
 };
+use crate::clock::TimeControl;
+use crate::team::VoteWindow;
 
 /// What is wrong with a command line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -164,6 +166,21 @@ pub struct CommandSpec {
     parse: fn(Args) -> Result<Command<Mention>, CommandError>,
 }
 
+/// Refuses what a team game does not take: a clock of its own (its clock is the vote window) and
+/// ratings.
+fn team_terms(time: bool, rated: Option<bool>) -> Result<(), CommandError> {
+    if time {
+        return Err(CommandError::Value(
+            "a team game's clock is its vote window: give `window:30s` (or `5m`, `12h`, `2d`) rather than `time:`"
+                .into(),
+        ));
+    }
+    if rated == Some(true) {
+        return Err(CommandError::Value("team games are never rated".into()));
+    }
+    Ok(())
+}
+
 /// A person as typed; the adapter resolves it.
 pub(super) fn mention(value: String) -> Mention {
     Mention(value)
@@ -199,9 +216,13 @@ fn on_off(key: &str, value: &str) -> Result<bool, CommandError> {
 pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "challenge",
-        usage: "/challenge [opponent:@user] variant:<id> [color:white|black|random] [time:3d|10+5] [rated:yes|no]",
-        about: "challenge someone (or anyone, without an opponent) to a game",
+        usage: "/challenge [opponent:@user] variant:<id> [color:white|black|random] [time:3d|10+5] [rated:yes|no] \
+                [team:#channel window:30s|12h]",
+        about: "challenge someone (or anyone, without an opponent) to a game; with `team:#channel`, this channel's \
+                members play that channel's, each side's move decided by its members' votes",
         parse: |mut a| {
+            let team = a.take("team", false);
+            let window = a.parse::<VoteWindow>("window", false)?;
             let mut opponent = a.take("opponent", false).map(mention);
             if opponent.is_none() {
                 let at = a.args.iter().position(|x| x.key.is_none() && x.value.starts_with(['@', '<']));
@@ -213,16 +234,36 @@ pub const COMMANDS: &[CommandSpec] = &[
                 example: "/challenge @bob variant:golem",
             })?;
             let color = color(&mut a)?;
-            let time = a.parse("time", false)?.unwrap_or_default();
-            let rated = a.take("rated", false).map(|v| yes_no(&v)).transpose()?.unwrap_or(RATED_BY_DEFAULT);
+            let time: Option<TimeControl> = a.parse("time", false)?;
+            let rated = a.take("rated", false).map(|v| yes_no(&v)).transpose()?;
             a.done()?;
-            Ok(Command::Challenge { opponent, variant, color, time, rated })
+            let Some(team) = team else {
+                if window.is_some() {
+                    return Err(CommandError::Value(
+                        "`window:` is the vote window of a team game: name the other team with `team:#channel`".into(),
+                    ));
+                }
+                let (time, rated) = (time.unwrap_or_default(), rated.unwrap_or(RATED_BY_DEFAULT));
+                return Ok(Command::Challenge { opponent, variant, color, time, rated });
+            };
+            if opponent.is_some() {
+                return Err(CommandError::Value(
+                    "a team game is between the members of two channels: name the other with `team:#channel`, \
+                     and no opponent"
+                        .into(),
+                ));
+            }
+            team_terms(time.is_some(), rated)?;
+            let channel = team.parse().map_err(|e: NotAChannel| CommandError::Value(e.to_string()))?;
+            let window = window.unwrap_or_default();
+            Ok(Command::TeamGame { against: TeamOpponent::Channel(channel), variant, color, window })
         },
     },
     CommandSpec {
         name: "play",
-        usage: "/play variant:<id> [level:1-8] [color:white|black|random] [time:3d|10+5]",
-        about: "play a game against Chimera itself, at level 1 (gentle) to 8 (strongest); never rated",
+        usage: "/play variant:<id> [level:1-8] [color:white|black|random] [time:3d|10+5] [team:yes window:30s|12h]",
+        about: "play a game against Chimera itself, at level 1 (gentle) to 8 (strongest); never rated; with \
+                `team:yes`, this channel's members play it together, each move decided by their votes",
         parse: |mut a| {
             let variant = a.parse("variant", true)?.ok_or(CommandError::Missing {
                 command: "play",
@@ -234,9 +275,21 @@ pub const COMMANDS: &[CommandSpec] = &[
                 Some(n) => Level::new(n).map_err(|e| CommandError::Value(e.to_string()))?,
             };
             let color = color(&mut a)?;
-            let time = a.parse("time", false)?.unwrap_or_default();
+            let time: Option<TimeControl> = a.parse("time", false)?;
+            let team = a.take("team", false).map(|v| yes_no(&v)).transpose()?.unwrap_or(false);
+            let window = a.parse::<VoteWindow>("window", false)?;
             a.done()?;
-            Ok(Command::Play { variant, level, color, time })
+            if team {
+                team_terms(time.is_some(), None)?;
+                let window = window.unwrap_or_default();
+                return Ok(Command::TeamGame { against: TeamOpponent::Chimera(level), variant, color, window });
+            }
+            if window.is_some() {
+                return Err(CommandError::Value(
+                    "`window:` is the vote window of a team game: add `team:yes` to play Chimera together".into(),
+                ));
+            }
+            Ok(Command::Play { variant, level, color, time: time.unwrap_or_default() })
         },
     },
     CommandSpec {

@@ -6,7 +6,8 @@ use std::fmt::{self, Display, Formatter, Write};
 
 use super::read::is_option_key;
 use super::{
-    ColorChoice, Command, DailyPuzzleSetting, DrawAction, OfferAction, SettingsCommand, Starts, TournamentCommand,
+    ColorChoice, Command, DailyPuzzleSetting, DrawAction, OfferAction, SettingsCommand, Starts, TeamOpponent,
+    TournamentCommand,
 };
 use crate::clock::{civil_from_days, DAY_MS};
 use crate::personal;
@@ -40,6 +41,23 @@ impl Display for Command<User> {
                 line.opt("level", Some(level))?;
                 line.opt("color", (*color != ColorChoice::Random).then_some(color.as_str()))?;
                 line.opt("time", Some(time))
+            }
+            Command::TeamGame { against, variant, color, window } => {
+                match against {
+                    TeamOpponent::Channel(channel) => {
+                        line.name("challenge")?;
+                        line.opt("team", Some(channel))?;
+                        line.opt("variant", Some(variant.id()))?;
+                    }
+                    TeamOpponent::Chimera(level) => {
+                        line.name("play")?;
+                        line.opt("team", Some("yes"))?;
+                        line.opt("variant", Some(variant.id()))?;
+                        line.opt("level", Some(level))?;
+                    }
+                }
+                line.opt("color", (*color != ColorChoice::Random).then_some(color.as_str()))?;
+                line.opt("window", Some(window))
             }
             Command::Accept { challenger, challenge } => {
                 line.name("accept")?;

@@ -156,6 +156,7 @@ pub async fn analyse(
 }
 
 /// Challenge someone (or anyone here) to a game, or another channel to a team game
+#[allow(clippy::too_many_arguments)] // one per option, as Discord shows them
 #[poise::command(slash_command, guild_only)]
 pub async fn challenge(
     ctx: Context<'_>,

@@ -39,6 +39,9 @@ const MAX_DEPTH: u32 = 64;
 /// Reverse futility pruning: the deepest remaining depth it applies at, and its margin per ply.
 const RFP_DEPTH: i32 = 5;
 const RFP_MARGIN: i32 = 90;
+/// Futility pruning: the deepest remaining depth it applies at, and its margin per ply.
+const FUTILITY_DEPTH: i32 = 2;
+const FUTILITY_MARGIN: i32 = 150;
 
 /// A score as UCI reports it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -543,6 +546,12 @@ impl Run<'_> {
                 }
             }
         }
+        // Futility: so near the horizon, a quiet move is taken not to lift a static score this
+        // far below alpha; this is the most it is trusted to reach.
+        let futility_ceiling = static_eval
+            .filter(|_| depth <= FUTILITY_DEPTH)
+            .map(|eval| eval + FUTILITY_MARGIN * depth)
+            .filter(|&ceiling| ceiling <= alpha);
         let mut list = std::mem::take(&mut self.lists[ply]);
         pos.legal_moves_into(&mut list.moves);
         if list.moves.is_empty() {
@@ -570,6 +579,10 @@ impl Run<'_> {
             let child = pos.after(&m);
             let child_key = zobrist::update(key, pos, &child);
             let quiet = !m.is_capture() && m.promotion.is_none();
+            if let Some(ceiling) = futility_ceiling.filter(|_| i > 0 && quiet && !child.is_check()) {
+                best_score = best_score.max(ceiling);
+                continue;
+            }
             let mut score;
             if i == 0 {
                 score = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, true);

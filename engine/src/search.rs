@@ -42,6 +42,10 @@ const RFP_MARGIN: i32 = 90;
 /// Futility pruning: the deepest remaining depth it applies at, and its margin per ply.
 const FUTILITY_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 150;
+/// Late-move pruning: the deepest remaining depth it applies at. At depth `d` the quiet moves
+/// after the first `LMP_BASE + d * d` are skipped.
+const LMP_DEPTH: i32 = 3;
+const LMP_BASE: i32 = 3;
 
 /// A score as UCI reports it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -552,6 +556,9 @@ impl Run<'_> {
             .filter(|_| depth <= FUTILITY_DEPTH)
             .map(|eval| eval + FUTILITY_MARGIN * depth)
             .filter(|&ceiling| ceiling <= alpha);
+        // Late-move pruning, on the same grounds: near the horizon, quiet moves this late in
+        // the order seldom refute anything.
+        let late_moves = static_eval.filter(|_| depth <= LMP_DEPTH).map(|_| (LMP_BASE + depth * depth) as usize);
         let mut list = std::mem::take(&mut self.lists[ply]);
         pos.legal_moves_into(&mut list.moves);
         if list.moves.is_empty() {
@@ -579,8 +586,11 @@ impl Run<'_> {
             let child = pos.after(&m);
             let child_key = zobrist::update(key, pos, &child);
             let quiet = !m.is_capture() && m.promotion.is_none();
-            if let Some(ceiling) = futility_ceiling.filter(|_| i > 0 && quiet && !child.is_check()) {
-                best_score = best_score.max(ceiling);
+            let late = late_moves.is_some_and(|n| i >= n);
+            if (futility_ceiling.is_some() || late) && i > 0 && quiet && !child.is_check() {
+                if let Some(ceiling) = futility_ceiling {
+                    best_score = best_score.max(ceiling);
+                }
                 continue;
             }
             let mut score;

@@ -1,5 +1,6 @@
 //! Move ordering: the hash move first, then captures by what they win (priced by each
-//! variant's capture rules), killers, and the history of quiet moves that cut off before.
+//! variant's capture rules, judged by a static exchange evaluation), killers, and the history
+//! of quiet moves that cut off before.
 
 use rules::{Capture, Move, MoveKind, Position, Role, Variant};
 
@@ -89,6 +90,80 @@ pub fn exchange_guess(pos: &Position, params: &Params, m: &Move) -> i32 {
     gain - exposed_value(params, pos.variant(), m)
 }
 
+/// What a royal piece is worth in an exchange: taking it (or losing it) decides the game.
+const ROYAL: i32 = 20_000;
+
+/// Whether [`see`]'s model of an exchange holds in `variant`: captures on one square, each
+/// side free to stop at any point. Not in Golem Chess, where who may take a Golem depends on
+/// what was just taken and from how far, nor in Grolman Chess, where a turn's chain can refill
+/// the square; there the one-recapture guess stays.
+fn exchanges_modelled(variant: Variant) -> bool {
+    !matches!(variant, Variant::Golem | Variant::Grolman)
+}
+
+/// Static exchange evaluation: what `m` wins once both sides have taken on its destination
+/// for as long as it pays them, each taking with its least valuable piece (pieces uncovered
+/// behind the takers join in). Every capture is priced by the variant's capture rules, so a
+/// piece taking a Werewolf goes on as one. Royal pieces take only where nothing can take
+/// them back. In Golem and Grolman Chess it is [`exchange_guess`].
+pub fn see(pos: &Position, params: &Params, m: &Move) -> i32 {
+    let variant = pos.variant();
+    if !exchanges_modelled(variant) {
+        return exchange_guess(pos, params, m);
+    }
+    let worth = |role: Role| if role.is_royal() { ROYAL } else { params.value(role) };
+    let board = pos.board();
+    let mut occupied = board.occupied().without(m.from);
+    match m.kind {
+        MoveKind::Hop { over, .. } => occupied = occupied.without(over),
+        MoveKind::EnPassant => {
+            if let Some(passed) = m.to.offset(0, (!pos.turn()).forward()) {
+                occupied = occupied.without(passed);
+            }
+        }
+        MoveKind::Normal | MoveKind::Castle { .. } => {}
+    }
+    let mut standing = match m.capture.map(|victim| variant.capture(m.role, victim)) {
+        Some(Capture::Becomes(changed)) => changed,
+        Some(Capture::Repelled(_)) => return material_gain(params, variant, m),
+        Some(Capture::Plain) | None => m.promotion.unwrap_or(m.role),
+    };
+    // gains[k]: what the k-th capture on the square wins for the side that makes it.
+    let mut gains = [0; 32];
+    gains[0] = material_gain(params, variant, m);
+    let mut taken = 1;
+    let mut side = !pos.turn();
+    while taken < gains.len() {
+        let attackers = pos.attackers(m.to, side, occupied) & occupied;
+        let Some((from, role)) =
+            attackers.filter_map(|sq| board.piece_at(sq).map(|p| (sq, p.role))).min_by_key(|&(_, role)| worth(role))
+        else {
+            break;
+        };
+        occupied = occupied.without(from);
+        if role.is_royal() && (pos.attackers(m.to, !side, occupied) & occupied).any() {
+            break;
+        }
+        let capture = variant.capture(role, standing);
+        gains[taken] = match capture {
+            Capture::Plain => worth(standing),
+            Capture::Becomes(changed) => worth(standing) + worth(changed) - worth(role),
+            Capture::Repelled(left) => worth(standing) - worth(left) - worth(role),
+        };
+        taken += 1;
+        standing = match capture {
+            Capture::Plain => role,
+            Capture::Becomes(changed) => changed,
+            // The square stays the other side's: nothing more to take there.
+            Capture::Repelled(_) => break,
+        };
+        side = !side;
+    }
+    // From the last capture back: each side takes only if it gains by it.
+    let answer = gains[1..taken].iter().rev().fold(0, |later, &gain| (gain - later).max(0));
+    gains[0] - answer
+}
+
 pub const HASH_MOVE: i32 = 10_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: i32 = 1_000_000;
@@ -112,9 +187,9 @@ pub fn score_moves(
             return HASH_MOVE;
         }
         if m.is_capture() || m.promotion.is_some() {
-            let guess = exchange_guess(pos, params, m);
+            let exchange = see(pos, params, m);
             let victim = material_gain(params, pos.variant(), m);
-            return if guess >= 0 { GOOD_CAPTURE + victim * 8 + guess } else { BAD_CAPTURE + guess };
+            return if exchange >= 0 { GOOD_CAPTURE + victim * 8 + exchange } else { BAD_CAPTURE + exchange };
         }
         if key == killers[0] {
             return KILLER + 1;

@@ -684,7 +684,7 @@ impl Run<'_> {
         };
         let List { moves, scores } = &mut list;
         scores.clear();
-        scores.extend(moves.iter().map(|m| order::exchange_guess(pos, params, m)));
+        scores.extend(moves.iter().map(|m| order::see(pos, params, m)));
         let mut best = stand;
         self.path.push(key);
         for i in 0..moves.len() {

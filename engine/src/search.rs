@@ -1,6 +1,7 @@
-//! The search: iterative deepening over a principal-variation alpha-beta search with
-//! quiescence, a transposition table, null-move and reverse futility pruning where they are
-//! sound, late-move reductions and check extensions.
+//! The search: iterative deepening with aspiration windows over a principal-variation
+//! alpha-beta search with quiescence, a transposition table, null-move, reverse futility,
+//! futility and late-move pruning where they are sound, late-move reductions and check
+//! extensions.
 //!
 //! Guarantees:
 //! - A search runs on the caller's thread and ends at its depth limit, node limit, deadline,
@@ -46,6 +47,10 @@ const FUTILITY_MARGIN: i32 = 150;
 /// after the first `LMP_BASE + d * d` are skipped.
 const LMP_DEPTH: i32 = 3;
 const LMP_BASE: i32 = 3;
+/// Aspiration windows: from this depth on, an iteration first searches this far either side
+/// of the score before it, widening the side that fails (twice as far each time).
+const ASPIRATION_DEPTH: u32 = 4;
+const ASPIRATION_WINDOW: i32 = 30;
 
 /// A score as UCI reports it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -304,7 +309,7 @@ impl Run<'_> {
                     None => break,
                 }
             } else {
-                match self.root(root, &moves, depth) {
+                match self.aspirated(root, &moves, depth, best_score) {
                     Some(found) => found,
                     None => break,
                 }
@@ -366,10 +371,33 @@ impl Run<'_> {
         done(self, Some(best), best_score, finished_depth, pv)
     }
 
-    /// One iteration at the root. `None` when the search was stopped before it finished.
-    fn root(&mut self, root: &Position, moves: &[Move], depth: u32) -> Option<(i32, usize)> {
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
+    /// One iteration in a window around the score of the one before (`previous`): a narrow
+    /// window cuts more, and a score outside it is searched again with that side widened.
+    /// `None` when the search was stopped before it finished.
+    fn aspirated(&mut self, root: &Position, moves: &[Move], depth: u32, previous: i32) -> Option<(i32, usize)> {
+        let mate_near = |score: i32| score.abs() >= MATE - MAX_PLY as i32;
+        if depth < ASPIRATION_DEPTH || mate_near(previous) {
+            return self.root(root, moves, depth, -INFINITY, INFINITY);
+        }
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let (score, best) = self.root(root, moves, depth, alpha, beta)?;
+            delta *= 2;
+            if score <= alpha {
+                alpha = if mate_near(score) { -INFINITY } else { (score - delta).max(-INFINITY) };
+            } else if score >= beta {
+                beta = if mate_near(score) { INFINITY } else { (score + delta).min(INFINITY) };
+            } else {
+                return Some((score, best));
+            }
+        }
+    }
+
+    /// One iteration at the root within (`alpha`, `beta`): the best score and its move's
+    /// index, or `alpha` and 0 when every move fails low. `None` when the search was stopped
+    /// before it finished.
+    fn root(&mut self, root: &Position, moves: &[Move], depth: u32, mut alpha: i32, beta: i32) -> Option<(i32, usize)> {
         let mut best = 0;
         let key = zobrist::hash(root);
         self.path.push(key);
@@ -382,7 +410,7 @@ impl Run<'_> {
                 score = -self.negamax(&child, child_key, d, -beta, -alpha, 1, true);
             } else {
                 score = -self.negamax(&child, child_key, d, -alpha - 1, -alpha, 1, true);
-                if score > alpha && !self.aborted {
+                if score > alpha && score < beta && !self.aborted {
                     score = -self.negamax(&child, child_key, d, -beta, -alpha, 1, true);
                 }
             }
@@ -393,6 +421,9 @@ impl Run<'_> {
             if score > alpha {
                 alpha = score;
                 best = i;
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         self.path.pop();

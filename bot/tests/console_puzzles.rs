@@ -2,27 +2,10 @@
 //! script leaves to the chat bots, so the test runs one scan itself), then `/puzzle` and the
 //! moves that answer it, as a user types them.
 
-use std::path::Path;
-use std::process::Command;
+#[path = "support/session.rs"]
+mod session;
 
-/// Runs `script` on the console against the database `db`.
-fn run(dir: &Path, db: &Path, script: &str) -> String {
-    let path = dir.join("session.txt");
-    std::fs::write(&path, script).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_chimera"))
-        .arg("console")
-        .arg("--script")
-        .arg(&path)
-        .arg("--db")
-        .arg(db)
-        .arg("--boards")
-        .arg(dir.join("boards"))
-        .output()
-        .expect("chimera runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    stdout
-}
+use session::run;
 
 #[tokio::test]
 async fn a_puzzle_from_a_console_game_is_served_and_a_wrong_answer_shows_the_solution() {

@@ -1,27 +1,10 @@
 //! A player's own settings on the console, as a user types them: shown to them alone, kept
 //! between sessions, and the boards drawn for them as they set them.
 
-use std::path::Path;
-use std::process::Command;
+#[path = "support/session.rs"]
+mod session;
 
-/// Runs `script` on the console against the database `db`; its output.
-fn run(dir: &Path, db: &Path, script: &str) -> String {
-    let path = dir.join("session.txt");
-    std::fs::write(&path, script).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_chimera"))
-        .arg("console")
-        .arg("--script")
-        .arg(&path)
-        .arg("--db")
-        .arg(db)
-        .arg("--boards")
-        .arg(dir.join("boards"))
-        .output()
-        .expect("chimera runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    stdout
-}
+use session::run;
 
 #[test]
 fn settings_are_kept_between_sessions_and_boards_follow_them() {

@@ -3,28 +3,12 @@
 //! are kept in the database, and the scheduler's tick after the next session's first line closes
 //! the window.
 
-use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
-/// Runs `script` on the console against the database `db`; its output.
-fn run(dir: &Path, db: &Path, script: &str) -> String {
-    let path = dir.join("session.txt");
-    std::fs::write(&path, script).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_chimera"))
-        .arg("console")
-        .arg("--script")
-        .arg(&path)
-        .arg("--db")
-        .arg(db)
-        .arg("--boards")
-        .arg(dir.join("boards"))
-        .output()
-        .expect("chimera runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    stdout
-}
+#[path = "support/session.rs"]
+mod session;
+
+use session::run;
 
 /// Longer than a window (5 s), shorter than the downtime the host credits clocks for (10 s).
 fn let_the_window_close() {
@@ -36,13 +20,16 @@ fn votes_decide_ties_go_to_the_first_vote_and_a_silent_side_loses_on_time_across
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("chimera.db");
 
-    // Votes are counted and shown as they come, the leading move on a button.
+    // #club accepts #general's challenge; votes are counted and shown as they come, the leading
+    // move on a button.
     let first = run(
         dir.path(),
         &db,
         "alice: /challenge team:#club variant:chess color:white window:5s\n\
+         zoe@club: /accept\n\
          alice: /move e4\nbob: /move d4\ncarol: /move e2e4\n",
     );
+    assert!(first.contains("#general (team) challenges #club (team) to a team game of Chess"), "{first}");
     assert!(first.contains("Team game 1 begins: #general (team) (White) against #club (team) (Black)"), "{first}");
     assert!(first.contains("Votes for 1.: e4 2 votes, d4 1 vote. Leading: e4."), "{first}");
     assert!(first.contains("[Vote e4] /move e2e4 game:1"), "{first}");

@@ -1,5 +1,5 @@
-//! Team games decided by vote: which games are team games (with their vote window), and the
-//! votes cast in each window. The host decides who may vote and when a window closes; this keeps
+//! Team games decided by vote: which games are team games (with their vote window), which
+//! challenges offer one, and the votes cast in each window. The host decides who may vote and when a window closes; this keeps
 //! the rules that make a window's result well defined and durable:
 //!
 //! - a vote is stored before anyone is told of it, and only for the window that is open: the
@@ -14,7 +14,7 @@
 use crate::db::{ReadTx, WriteTx};
 use crate::error::{Error, Result};
 use crate::sql::{params, sql, Row};
-use crate::{GameId, Millis, PlayerId};
+use crate::{ChallengeId, GameId, Millis, PlayerId};
 
 /// A voter's standing vote in one window.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +62,15 @@ impl ReadTx<'_> {
             .query_opt(sql!("SELECT window_ms FROM team_games WHERE game_id = $1"), params![game], |row| row.get(0))
     }
 
+    /// The vote window of the game a team challenge offers; `None` for any other challenge.
+    pub fn team_challenge_window(&self, challenge: ChallengeId) -> Result<Option<Millis>> {
+        self.conn().query_opt(
+            sql!("SELECT window_ms FROM team_challenges WHERE challenge_id = $1"),
+            params![challenge],
+            |row| row.get(0),
+        )
+    }
+
     /// The standing votes of the window after `ply` plies of `game`, one line per move: most
     /// votes first, then the move whose earliest standing vote came first. The first line, if
     /// any, is the move the window plays.
@@ -97,6 +106,16 @@ impl WriteTx<'_> {
     pub fn make_team_game(&self, game: GameId, window_ms: Millis) -> Result<()> {
         self.conn()
             .execute(sql!("INSERT INTO team_games (game_id, window_ms) VALUES ($1, $2)"), params![game, window_ms])?;
+        Ok(())
+    }
+
+    /// Makes `challenge` (just created, in this transaction) a team challenge: the game it
+    /// starts gets windows of `window_ms`.
+    pub fn make_team_challenge(&self, challenge: ChallengeId, window_ms: Millis) -> Result<()> {
+        self.conn().execute(
+            sql!("INSERT INTO team_challenges (challenge_id, window_ms) VALUES ($1, $2)"),
+            params![challenge, window_ms],
+        )?;
         Ok(())
     }
 
@@ -207,8 +226,46 @@ mod tests {
         assert!(store.execute_raw(&vote).is_err(), "one vote per voter and window");
     }
 
+    fn a_team_challenge_keeps_its_window_and_goes_with_its_challenge(db: &TestDb) {
+        let mut store = db.store();
+        let challenge = |store: &mut crate::Store, channel: &'static str| {
+            store
+                .write(move |tx| {
+                    let (a, b) = (
+                        tx.upsert_player("test", "team:a", "#a", 0)?.id,
+                        tx.upsert_player("test", "team:b", "#b", 0)?.id,
+                    );
+                    let new = crate::NewChallenge {
+                        platform: "test".into(),
+                        server: Some("s".into()),
+                        channel: channel.into(),
+                        challenger: a,
+                        challenged: Some(b),
+                        variant: "chess".into(),
+                        color: crate::ColorChoice::White,
+                        time_control: None,
+                        rated: false,
+                        expires_at: 1_000,
+                    };
+                    let id = tx.create_challenge(&new, 0)?.id;
+                    tx.make_team_challenge(id, 30_000)?;
+                    Ok((id, b))
+                })
+                .unwrap()
+        };
+        let (declined, b) = challenge(&mut store, "b");
+        assert_eq!(store.read(move |tx| tx.team_challenge_window(declined)).unwrap(), Some(30_000));
+        store.write(move |tx| tx.decline_challenge(declined, b)).unwrap();
+        assert_eq!(store.read(move |tx| tx.team_challenge_window(declined)).unwrap(), None, "gone with it");
+        let (expired, _) = challenge(&mut store, "b");
+        store.write(|tx| tx.expire_challenges(1_000)).unwrap();
+        assert_eq!(store.read(move |tx| tx.team_challenge_window(expired)).unwrap(), None, "gone with it");
+        assert!(store.execute_raw("INSERT INTO team_challenges VALUES (424242, 1000)").is_err(), "no such challenge");
+    }
+
     on_both_backends!(
         votes_are_counted_replaced_and_tied_by_the_earliest,
+        a_team_challenge_keeps_its_window_and_goes_with_its_challenge,
         the_schema_refuses_a_window_of_no_time_and_a_vote_outside_a_team_game,
     );
 }

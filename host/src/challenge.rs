@@ -9,6 +9,7 @@ use super::command::ColorChoice;
 use super::stored::{self, Terms};
 use super::table::Table;
 use super::turn_notice::NextTurn;
+use super::user::team_channel;
 use super::view::to_move_line;
 use super::{told, ButtonStyle, Command, Ctx, Handled, Message, Refusal, Reply, Typed, User};
 
@@ -166,10 +167,10 @@ pub(crate) async fn accept(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challen
     let mine: Vec<_> = named
         .iter()
         .filter(|(c, maker, challenged)| {
-            maker.user_id != me.id && challenged.as_ref().is_none_or(|p| p.user_id == me.id) && c.expires_at > cx.now
+            maker.user_id != me.id && challenged.as_ref().is_none_or(|p| answers_for(cx, p)) && c.expires_at > cx.now
         })
         .collect();
-    let (challenge, ..) = match mine.as_slice() {
+    let (challenge, _, challenged) = match mine.as_slice() {
         [one] => **one,
         [] => {
             let (_, maker, challenged) = named[0];
@@ -194,7 +195,16 @@ pub(crate) async fn accept(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challen
             ));
         }
     };
+    if challenged.as_ref().is_some_and(|p| team_channel(&p.user_id).is_some()) {
+        return super::team::accept(cx, challenge).await;
+    }
     start_game(cx, challenge).await
+}
+
+/// Whether the requester answers a challenge made to `challenged`: they are that player, or
+/// `challenged` is the team of the channel they speak in.
+fn answers_for(cx: &Ctx<'_>, challenged: &Player) -> bool {
+    challenged.user_id == cx.user().id || team_channel(&challenged.user_id) == Some(cx.channel())
 }
 
 /// Accepts `challenge` for the requester: in its channel, or, while that has a game, in a new
@@ -338,10 +348,10 @@ pub(crate) async fn decline(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challe
         .iter()
         .filter(|(c, maker, _)| id.is_none_or(|id| c.id == id) && from.is_none_or(|m| maker.user_id == m.id))
         .filter(|(_, maker, challenged)| {
-            maker.user_id == me.id || challenged.as_ref().is_some_and(|p| p.user_id == me.id)
+            maker.user_id == me.id || challenged.as_ref().is_some_and(|p| answers_for(cx, p))
         })
         .collect();
-    let (challenge, maker, _) = match concerned.as_slice() {
+    let (challenge, maker, challenged) = match concerned.as_slice() {
         [one] => *one,
         [] if id.is_some() && all.iter().any(|(c, ..)| Some(c.id) == id) => {
             return told("Only the challenger can withdraw that challenge, and only the one challenged can decline it.")
@@ -358,7 +368,12 @@ pub(crate) async fn decline(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challe
             ));
         }
     };
-    let (challenge_id, player) = (challenge.id, me.id.clone());
+    // A member declines for their team.
+    let player = match challenged {
+        Some(team) if maker.user_id != me.id && team_channel(&team.user_id).is_some() => team.user_id.clone(),
+        _ => me.id.clone(),
+    };
+    let challenge_id = challenge.id;
     let platform = cx.platform().to_string();
     let declined = cx
         .store()

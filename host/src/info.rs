@@ -33,6 +33,9 @@ pub(crate) async fn board(cx: &Ctx<'_>, in_words: bool) -> Handled {
         table.variant().name(),
         to_move_line(&table)
     );
+    if let Some(votes) = super::team::standing(cx, &table).await? {
+        text.push_str(&votes);
+    }
     if !in_words {
         let look = cx.host.look_for(Some(&cx.user().id)).await;
         return Ok(Reply::one(cx.host.board_message(&table, text, &look)));

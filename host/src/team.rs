@@ -35,13 +35,14 @@
 use std::fmt;
 use std::str::FromStr;
 
-use data::{GameId, NewGame, Tally, Vote, WriteTx};
+use data::{Acceptance, Challenge, GameId, NewChallenge, NewGame, Tally, Vote, WriteTx};
 use rules::{Color, Position, Variant};
 
 use super::clock::format_duration;
 use super::command::{ColorChoice, TeamOpponent};
 use super::end;
 use super::outbox::{Outbox, Picture};
+use super::stored::Terms;
 use super::table::Table;
 use super::view::{move_number, to_move_line, to_move_line_in};
 use super::{
@@ -150,7 +151,8 @@ impl FromStr for VoteWindow {
 }
 
 /// `/challenge team:#channel` and `/play team:yes`: a team game of this channel's members
-/// against `against`, this channel's side taking `color`.
+/// against `against`, this channel's side taking `color`. Against Chimera it starts at once;
+/// another channel's team is challenged, and the game starts when one of its members accepts.
 pub(crate) async fn start(
     cx: &Ctx<'_>,
     against: &TeamOpponent,
@@ -166,23 +168,21 @@ pub(crate) async fn start(
             Typed(&us.name)
         ));
     }
-    let them = match against {
-        TeamOpponent::Chimera(level) => User::engine(*level),
-        TeamOpponent::Channel(named) => {
-            let there = team_channel(cx, named).await?;
-            if there == here {
-                return told(
-                    "A team game is between two channels: name another channel than this one, or play Chimera \
-                     together with `/play team:yes`.",
-                );
-            }
-            let them = User::team(&there, &channel_name(cx, &there).await);
-            if cx.host.load_active(cx.platform(), &there).await?.is_some() {
-                return told(format!("{} has a game on: a channel plays one game at a time.", Typed(&them.name)));
-            }
-            them
-        }
-    };
+    match against {
+        TeamOpponent::Chimera(level) => play_chimera(cx, us, User::engine(*level), variant, color, window).await,
+        TeamOpponent::Channel(named) => challenge(cx, us, named, variant, color, window).await,
+    }
+}
+
+/// `/play team:yes`: this channel's team against Chimera, from now.
+async fn play_chimera(
+    cx: &Ctx<'_>,
+    us: User,
+    chimera: User,
+    variant: Variant,
+    color: ColorChoice,
+    window: VoteWindow,
+) -> Handled {
     let ours = match color {
         ColorChoice::White => Color::White,
         ColorChoice::Black => Color::Black,
@@ -191,31 +191,21 @@ pub(crate) async fn start(
     };
     let (platform, server, now, window_ms) =
         (cx.platform().to_string(), cx.request.server.clone(), cx.now, window.ms());
-    let (team_us, team_them) = (us.clone(), them.clone());
     let made = cx
         .store()
         .write(move |tx| {
-            // Neither team may be playing already: looked at before, and again here, where nothing
+            // The team may not be playing already: looked at before, and again here, where nothing
             // can slip in before the commit.
-            for team in [&team_us, &team_them] {
-                if let Some(channel) = team.team_channel() {
-                    if tx.active_game(&platform, channel)?.is_some() {
-                        return Ok(None);
-                    }
-                    if let Some(player) = tx.find_player(&platform, &team.id)? {
-                        if !tx.active_games_of(player.id)?.is_empty() {
-                            return Ok(None);
-                        }
-                    }
-                }
+            if let Some(busy) = team_busy(tx, &platform, &us)? {
+                return Ok(Err(busy));
             }
-            let a = tx.upsert_player(&platform, &team_us.id, &team_us.name, now)?.id;
-            let b = tx.upsert_player(&platform, &team_them.id, &team_them.name, now)?.id;
+            let a = tx.upsert_player(&platform, &us.id, &us.name, now)?.id;
+            let b = tx.upsert_player(&platform, &chimera.id, &chimera.name, now)?.id;
             let (white, black) = if ours == Color::White { (a, b) } else { (b, a) };
             let new = NewGame {
                 platform: platform.clone(),
                 server: server.clone(),
-                channel: team_us.team_channel().unwrap_or_default().to_string(),
+                channel: us.team_channel().unwrap_or_default().to_string(),
                 variant: variant.id().to_string(),
                 white,
                 black,
@@ -228,39 +218,204 @@ pub(crate) async fn start(
             let game = tx.create_game(&new, now)?;
             tx.make_team_game(game.id, window_ms)?;
             let record = tx.game_record(game.id)?;
-            Ok(Some((record, tx.player(game.white)?, tx.player(game.black)?)))
+            Ok(Ok((record, tx.player(game.white)?, tx.player(game.black)?)))
         })
         .await;
     let (record, white, black) = match made {
-        Ok(Some(made)) => made,
-        Ok(None) | Err(data::Error::ChannelBusy { .. }) => {
-            return told("One of the two channels started a game just now: a channel plays one game at a time.")
+        Ok(Ok(made)) => made,
+        Ok(Err(busy)) => return told(busy),
+        Err(data::Error::ChannelBusy { .. }) => {
+            return told("This channel started a game just now: it plays one game at a time.")
         }
         Err(e) => return Err(e.into()),
     };
     let table = Table::new(record, white, black)?;
     super::opponent::wake(cx.host, &table);
-    let game = table.id();
+    Ok(begins(cx, &table).await)
+}
+
+/// Why `team` cannot start a game now (its channel has a game on, or it plays one elsewhere),
+/// if it cannot; nothing for anyone who is not a team.
+fn team_busy(tx: &data::ReadTx<'_>, platform: &str, team: &User) -> data::Result<Option<String>> {
+    let Some(channel) = team.team_channel() else { return Ok(None) };
+    let playing = match tx.find_player(platform, &team.id)? {
+        Some(player) => !tx.active_games_of(player.id)?.is_empty(),
+        None => false,
+    };
+    Ok((playing || tx.active_game(platform, channel)?.is_some())
+        .then(|| format!("{} has a game on: a channel plays one game at a time.", Typed(&team.name))))
+}
+
+/// `/challenge team:#channel`: this channel's team challenges that channel's, in that channel,
+/// where any of its members may accept (the game starts) or decline. Nothing is forced on a
+/// channel that did not ask for it.
+async fn challenge(
+    cx: &Ctx<'_>,
+    us: User,
+    named: &ChannelMention,
+    variant: Variant,
+    color: ColorChoice,
+    window: VoteWindow,
+) -> Handled {
+    let here = cx.channel().to_string();
+    let there = team_channel(cx, named).await?;
+    if there == here {
+        return told(
+            "A team game is between two channels: name another channel than this one, or play Chimera together \
+             with `/play team:yes`.",
+        );
+    }
+    let them = User::team(&there, &channel_name(cx, &there).await);
+    let new = NewChallenge {
+        platform: cx.platform().to_string(),
+        server: cx.request.server.clone(),
+        channel: there.clone(),
+        challenger: 0,
+        challenged: None,
+        variant: variant.id().to_string(),
+        color,
+        time_control: None,
+        rated: false,
+        expires_at: cx.now + cx.host.settings().challenge_expiry_ms,
+    };
+    let (platform, now, window_ms) = (cx.platform().to_string(), cx.now, window.ms());
+    let (team_us, team_them) = (us.clone(), them.clone());
+    let made = cx
+        .store()
+        .write(move |tx| {
+            for team in [&team_us, &team_them] {
+                if let Some(busy) = team_busy(tx, &platform, team)? {
+                    return Ok(Err(busy));
+                }
+            }
+            let a = tx.upsert_player(&platform, &team_us.id, &team_us.name, now)?;
+            // One team challenge at a time: a new one replaces the last (the challenging channel
+            // cannot answer in the other one, so this is how it withdraws it).
+            let mut replaced = None;
+            for open in tx.challenges_of(a.id, now)?.into_iter().filter(|c| c.challenger == a.id) {
+                let to = open.challenged.map(|p| tx.player(p)).transpose()?;
+                replaced = to.map(|p| p.display_name);
+                tx.decline_challenge(open.id, a.id)?;
+            }
+            let b = tx.upsert_player(&platform, &team_them.id, &team_them.name, now)?;
+            let challenge =
+                tx.create_challenge(&NewChallenge { challenger: a.id, challenged: Some(b.id), ..new.clone() }, now)?;
+            tx.make_team_challenge(challenge.id, window_ms)?;
+            Ok(Ok((challenge, replaced)))
+        })
+        .await?;
+    let (challenge, replaced) = made.map_err(Refusal::Told)?;
+    let colour = match color {
+        ColorChoice::White => format!("{} playing White", Typed(&us.name)),
+        ColorChoice::Black => format!("{} playing Black", Typed(&us.name)),
+        ColorChoice::Random => "colours by lot".to_string(),
+    };
+    let terms = format!("a team game of {}, {} per move by vote, {colour}, unrated", variant.name(), window.describe());
+    let expiry = format_duration(challenge.expires_at - challenge.created_at);
+    let (accept, decline) = (
+        Command::Accept { challenger: None, challenge: Some(challenge.id) },
+        Command::Decline { challenger: None, challenge: Some(challenge.id) },
+    );
+    let offer = Message::text(format!(
+        "{} challenges {} to {terms}. Anyone here may `{}` it (or `{}`) within {expiry}; then everyone in each \
+         channel votes its side's moves with `/move`.",
+        Typed(&us.name),
+        Typed(&them.name),
+        Command::<User>::Accept { challenger: None, challenge: None },
+        Command::<User>::Decline { challenger: None, challenge: None },
+    ))
+    .with_button("Accept", accept, ButtonStyle::Primary)
+    .with_button("Decline", decline, ButtonStyle::Secondary)
+    .in_channel(&there);
+    let mut sent = format!(
+        "{} challenges {} to {terms}. The game begins when someone there accepts (within {expiry}).",
+        Typed(&us.name),
+        Typed(&them.name)
+    );
+    if let Some(replaced) = replaced {
+        sent.push_str(&format!(" This replaces the challenge to {}.", Typed(&replaced)));
+    }
+    let sent = Message::text(sent);
+    Ok(Reply::one(sent).push(offer))
+}
+
+/// `/accept` of a team challenge, by a member of the challenged team (someone in its channel):
+/// the game starts in the challenging team's channel, and both channels are told.
+pub(crate) async fn accept(cx: &Ctx<'_>, challenge: &Challenge) -> Handled {
+    let variant = challenge.variant()?;
+    let (platform, now, id) = (cx.platform().to_string(), cx.now, challenge.id);
+    // Tossed on the command's thread, once, as `challenge::start_game` does.
+    let toss = if fastrand::bool() { data::Color::White } else { data::Color::Black };
+    let accepted = cx
+        .store()
+        .write(move |tx| {
+            let challenge = tx.challenge(id)?;
+            let (Some(window), Some(challenged)) = (tx.team_challenge_window(id)?, challenge.challenged) else {
+                return Err(data::Error::NotFound { what: "team challenge", id });
+            };
+            let (maker, team) = (tx.player(challenge.challenger)?, tx.player(challenged)?);
+            for player in [&maker, &team] {
+                if let Some(busy) = team_busy(tx, &platform, &super::stored::user(player))? {
+                    return Ok(Err(busy));
+                }
+            }
+            let acceptance = Acceptance {
+                acceptor: team.id,
+                toss,
+                start_fen: Position::start(variant).fen(),
+                channel: super::user::team_channel(&maker.user_id).map(str::to_string),
+                deadline: Some(now + window),
+            };
+            let game = tx.accept_challenge(id, &acceptance, now)?;
+            tx.make_team_game(game.id, window)?;
+            let record = tx.game_record(game.id)?;
+            Ok(Ok((record, tx.player(game.white)?, tx.player(game.black)?)))
+        })
+        .await;
+    let (record, white, black) = match accepted {
+        Ok(Ok(made)) => made,
+        Ok(Err(busy)) => return told(format!("{busy} Accept again once it is over.")),
+        Err(data::Error::ChannelBusy { .. }) => {
+            return told("That channel started a game just now: a channel plays one game at a time.")
+        }
+        Err(data::Error::ChallengeExpired { .. }) => return told("That challenge has expired; ask for a new one."),
+        Err(data::Error::NotFound { .. }) => {
+            return told("That challenge is no longer open: it was accepted, declined or withdrawn.")
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let table = Table::new(record, white, black)?;
+    Ok(begins(cx, &table).await)
+}
+
+/// The announcement of a team game that begins: in the channel of the command, and in each
+/// other team's channel.
+async fn begins(cx: &Ctx<'_>, table: &Table) -> Reply {
     let mut text = format!(
-        "Team game {game} begins: {} (White) against {} (Black), {}, {}, unrated. Everyone in a team's channel \
+        "Team game {} begins: {} (White) against {} (Black), {}, {}, unrated. Everyone in a team's channel \
          votes for its moves with `/move`; when the window closes the most-voted move is played (a tie goes to \
          the move voted first), and a side with no vote loses on time. {}",
+        table.id(),
         table.name(Color::White),
         table.name(Color::Black),
-        variant.name(),
+        table.variant().name(),
         table.describe_time(),
-        to_move_line(&table)
+        to_move_line(table)
     );
-    if table.user(table.to_move()).team_channel().is_some() {
-        text.push_str(&format!(" Votes close in {}.", window.describe()));
+    if let Some(window) = table.record.vote_window.and_then(VoteWindow::from_ms) {
+        if table.user(table.to_move()).team_channel().is_some() {
+            text.push_str(&format!(" Votes close in {}.", window.describe()));
+        }
     }
-    let look = cx.host.look_at(&table).await;
-    let start = cx.host.board_message(&table, text, &look);
+    let look = cx.host.look_at(table).await;
+    let start = cx.host.board_message(table, text, &look);
     let mut reply = Reply::one(start.clone());
-    if let Some(there) = them.team_channel() {
-        reply = reply.push(start.in_channel(there));
+    for channel in channels(&table.record.game, [&table.white, &table.black]) {
+        if channel != cx.channel() {
+            reply = reply.push(start.clone().in_channel(&channel));
+        }
     }
-    Ok(reply)
+    reply
 }
 
 /// The channel a team challenge names, as the host stores channels: on a server, one of its
@@ -284,7 +439,11 @@ async fn team_channel(cx: &Ctx<'_>, named: &ChannelMention) -> Result<String, Re
         FoundChannel::Unknown => {
             told(format!("I cannot find the channel {shown} here: name one I can read and post in."))
         }
-        FoundChannel::Elsewhere => told(format!("{shown} is not a channel of this server.")),
+        FoundChannel::Elsewhere => told(format!(
+            "{shown} is not a channel of this server: a team game is between two channels of one server. (On \
+             Matrix each room is a place of its own, so a room's members play Chimera together with `/play \
+             team:yes`.)"
+        )),
         FoundChannel::NotForMessages => told(format!("{shown} holds no messages: name a text channel or a thread.")),
     }
 }
@@ -337,6 +496,27 @@ pub(crate) async fn vote(cx: &Ctx<'_>, table: Table, side: Color, text: &str, co
         Err(e) => return Err(e.into()),
     };
     Ok(Reply::one(tally_message(&table, side, &cx.user().name, &vote, &tally, deadline - cx.now)))
+}
+
+/// What `/board` adds in the channel of the team to move: its votes so far and when the vote
+/// closes. Nothing elsewhere, so a team's plans stay in its own channel.
+pub(crate) async fn standing(cx: &Ctx<'_>, table: &Table) -> Result<Option<String>, Refusal> {
+    let side = table.to_move();
+    let deadline = table.record.game.deadline;
+    if table.team_in(cx.channel()) != Some(side) || table.record.game.state != data::GameState::Active {
+        return Ok(None);
+    }
+    let (game, ply) = (table.id(), table.ply());
+    let tally = cx.store().read(move |tx| tx.tally(game, ply)).await?;
+    let mut line = match tally.as_slice() {
+        [] => format!(" No vote yet for {}.", move_number(ply + 1)),
+        _ => format!(" Votes for {}: {}.", move_number(ply + 1), counts(&tally)),
+    };
+    match deadline.map(|d| d - cx.now) {
+        Some(left) if left > 0 => line.push_str(&format!(" The vote closes in {}.", format_duration(left))),
+        _ => line.push_str(" The vote has closed; its result is announced in a moment."),
+    }
+    Ok(Some(line))
 }
 
 /// The votes as they stand after `voter`'s `vote`, with a button that votes for the leading move.

@@ -237,17 +237,6 @@ async fn a_puzzle_from_a_direct_chat_or_another_server_is_never_posted() {
     the_post(&tick_at(&club, eleven_pm(1)).await, own);
 }
 
-async fn rating(club: &Club, user: &'static str) -> Option<data::PuzzleRating> {
-    club.host
-        .store()
-        .read(move |tx| match tx.find_player("console", user)? {
-            Some(player) => tx.puzzle_rating(player.id, "chess"),
-            None => Ok(None),
-        })
-        .await
-        .unwrap()
-}
-
 async fn attempt(club: &Club, user: &'static str, puzzle: PuzzleId) -> Option<data::Attempt> {
     club.host
         .store()
@@ -288,7 +277,7 @@ async fn everyone_in_the_channel_answers_the_daily_puzzle_once_each_rated() {
     assert!(solved.contains(&format!("Solved: Rxd8#! Puzzle {id} is done.")), "{solved}");
     let wrong = text(&said("dave", "/move Rd7").await);
     assert!(wrong.contains(&format!("Wrong: Rd7 is not it, and puzzle {id} is over.")), "{wrong}");
-    let (carol, dave) = (rating(&club, "carol").await.unwrap(), rating(&club, "dave").await.unwrap());
+    let (carol, dave) = (club.puzzle_rating("carol").await.unwrap(), club.puzzle_rating("dave").await.unwrap());
     assert!(carol.glicko.rating > 1500.0 && dave.glicko.rating < 1500.0, "{carol:?} {dave:?}");
     assert_eq!((carol.attempts, dave.attempts), (1, 1));
     let puzzle = club.host.store().read(move |tx| tx.puzzle(id)).await.unwrap();
@@ -302,7 +291,7 @@ async fn everyone_in_the_channel_answers_the_daily_puzzle_once_each_rated() {
         "{}",
         text(&again)
     );
-    assert_eq!(rating(&club, "carol").await.map(|r| r.attempts), Some(1));
+    assert_eq!(club.puzzle_rating("carol").await.map(|r| r.attempts), Some(1));
     let over = text(&said("dave", "/move Rd8+").await);
     assert!(over.contains("and it is over"), "{over}");
     // Only in its channel: elsewhere a move is an ordinary one.

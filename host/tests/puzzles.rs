@@ -87,17 +87,6 @@ async fn planted(club: &Club, place: &Place) -> PuzzleId {
     plant(club, game).await
 }
 
-async fn player_rating(club: &Club, user: &'static str) -> Option<data::PuzzleRating> {
-    club.host
-        .store()
-        .read(move |tx| match tx.find_player("console", user)? {
-            Some(player) => tx.puzzle_rating(player.id, "chess"),
-            None => Ok(None),
-        })
-        .await
-        .unwrap()
-}
-
 async fn puzzle(club: &Club, id: PuzzleId) -> data::Puzzle {
     club.host.store().read(move |tx| tx.puzzle(id)).await.unwrap()
 }
@@ -146,7 +135,7 @@ async fn a_planted_puzzle_is_served_and_solved_and_rated_as_glicko2_says() {
     let right = club.ok("carol", "club", "/move Rd8+").await;
     assert!(right.contains("Right: Rd8+! Black replies Rxd8. White to move: find the next move."), "{right}");
     assert_eq!(attempts(&club, id).await, vec![("carol".into(), AttemptState::Open, 2)]);
-    assert_eq!(player_rating(&club, "carol").await, None, "not rated before it ends");
+    assert_eq!(club.puzzle_rating("carol").await, None, "not rated before it ends");
 
     let solved = club.ok("carol", "club", "/move Rxd8#").await;
     assert!(solved.contains(&format!("Solved: Rxd8#! Puzzle {id} is done.")), "{solved}");
@@ -154,7 +143,7 @@ async fn a_planted_puzzle_is_served_and_solved_and_rated_as_glicko2_says() {
 
     // Glicko-2 with the puzzle as the opponent, by skillratings itself on the same inputs.
     let (carol, beaten) = glicko2(&Glicko2Rating::new(), &glicko2_of(fresh()), &Outcomes::WIN, &Glicko2Config::new());
-    let mine = player_rating(&club, "carol").await.expect("a puzzle rating");
+    let mine = club.puzzle_rating("carol").await.expect("a puzzle rating");
     assert!(same(mine.glicko, carol), "{mine:?} against {carol:?}");
     assert_eq!(mine.attempts, 1);
     let stored = puzzle(&club, id).await;
@@ -188,7 +177,7 @@ async fn a_wrong_answer_ends_the_attempt_and_shows_the_solution() {
     assert!(said.contains("The solution: 6. Rd8+ Rxd8 7. Rxd8#."), "{said}");
     assert!(attempts(&club, id).await.is_empty());
     let (carol, lost_to) = glicko2(&Glicko2Rating::new(), &glicko2_of(fresh()), &Outcomes::LOSS, &Glicko2Config::new());
-    let mine = player_rating(&club, "carol").await.expect("a puzzle rating");
+    let mine = club.puzzle_rating("carol").await.expect("a puzzle rating");
     assert!(same(mine.glicko, carol), "{mine:?}");
     assert!(same(puzzle(&club, id).await.glicko, lost_to));
 
@@ -266,7 +255,7 @@ async fn two_answers_at_once_count_once() {
         assert_eq!(solved, 1, "{} / {}", text(&a), text(&b));
     }
     assert_eq!(puzzle(&club, id).await.attempts, 1, "the puzzle is rated once");
-    assert_eq!(player_rating(&club, "carol").await.map(|r| r.attempts), Some(1), "and so is carol");
+    assert_eq!(club.puzzle_rating("carol").await.map(|r| r.attempts), Some(1), "and so is carol");
 }
 
 #[tokio::test]

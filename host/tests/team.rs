@@ -12,6 +12,14 @@ use host::Message;
 async fn team_game(club: &Club) {
     let said = club.ok("alice", "general", "/challenge team:#club variant:chess color:white window:30s").await;
     assert!(
+        said.contains(
+            "#general (team) challenges #club (team) to a team game of Chess, 30 seconds per move by vote, \
+                       #general (team) playing White, unrated."
+        ),
+        "{said}"
+    );
+    let said = club.ok("zoe", "club", "/accept").await;
+    assert!(
         said.contains("Team game 1 begins: #general (team) (White) against #club (team) (Black), Chess, 30 seconds per move, by vote, unrated."),
         "{said}"
     );
@@ -42,6 +50,13 @@ async fn votes_are_counted_shown_as_they_come_and_the_most_voted_move_is_played(
     let button = &reply.messages[0].buttons[0];
     assert_eq!((button.label.as_str(), button.command.to_string().as_str()), ("Vote e4", "/move e2e4 game:1"));
     assert!(text(&reply).contains("Votes for 1.: e4 2 votes, d4 1 vote."), "{}", text(&reply));
+    // `/board` shows the votes in the voting team's channel, and only there.
+    for ask in ["/board", "/board text"] {
+        let board = club.ok("dave", "general", ask).await;
+        assert!(board.contains("Votes for 1.: e4 2 votes, d4 1 vote. The vote closes in "), "{ask}: {board}");
+        let board = club.ok("zoe", "club", ask).await;
+        assert!(board.contains("#general (team) (White) to move") && !board.contains("vote"), "{ask}: {board}");
+    }
 
     // Not a vote: a move that is no move, and the other team before its turn.
     let refused = club.refused("dave", "general", "/move e5").await;
@@ -147,10 +162,42 @@ async fn a_team_game_needs_two_free_channels() {
     assert!(refused.contains("#club (team) has a game on"), "{refused}");
     // Nor may a team's channel start another game while its team plays.
     team_game_in(&club, "lobby", "#general").await;
+    assert!(club.ok("gus", "general", "/accept").await.contains("Team game 2 begins"));
     let refused = club.refused("alice", "general", "/challenge team:#other variant:chess").await;
     assert!(refused.contains("#general (team) has a game on"), "{refused}");
 }
 
 async fn team_game_in(club: &Club, here: &str, there: &str) {
     club.ok("alice", here, &format!("/challenge team:{there} variant:chess window:30s")).await;
+}
+
+#[tokio::test]
+async fn the_other_channel_accepts_or_declines_a_team_challenge() {
+    let club = Club::open().await;
+    let said = club.say("alice", "general", "/challenge team:#club variant:grolman window:1h").await;
+    // The offer is posted in #club, with its buttons; #general is told it waits.
+    let offer = said.messages.iter().find(|m| m.channel.as_deref() == Some("club")).expect("an offer in #club");
+    assert!(offer.text.contains("Anyone here may `/accept` it (or `/decline`)"), "{}", offer.text);
+    let labels: Vec<&str> = offer.buttons.iter().map(|b| b.label.as_str()).collect();
+    assert_eq!(labels, ["Accept", "Decline"]);
+    assert!(text(&said).contains("The game begins when someone there accepts"), "{}", text(&said));
+    // Nothing has started: #club is free, and #general cannot accept for #club.
+    assert!(club.refused("zoe", "club", "/board").await.contains("There is no game in #club"));
+    assert!(club.refused("bob", "general", "/accept").await.contains("no challenge to accept in #general"));
+
+    // A member of #club declines it for #club.
+    let said = club.ok("zoe", "club", "/decline").await;
+    assert!(said.contains("zoe declines #general (team)'s challenge"), "{said}");
+    assert!(club.refused("yan", "club", "/accept").await.contains("no challenge to accept in #club"));
+
+    // A second challenge replaces the first; the new one is accepted where it was posted.
+    club.ok("alice", "general", "/challenge team:#club variant:chess window:1h").await;
+    let said = club.ok("bob", "general", "/challenge team:#lobby variant:chess window:1h").await;
+    assert!(said.contains("This replaces the challenge to #club (team)."), "{said}");
+    assert!(club.refused("zoe", "club", "/accept").await.contains("no challenge to accept in #club"));
+    // A channel that started a game of its own meanwhile cannot take the team game on.
+    club.ok("ann", "lobby", "/challenge @bo variant:chess").await;
+    club.ok("bo", "lobby", "/accept challenger:@ann").await;
+    let refused = club.refused("cy", "lobby", "/accept").await;
+    assert!(refused.contains("#lobby (team) has a game on"), "{refused}");
 }

@@ -120,6 +120,21 @@ impl Places for MatrixThreads {
             FoundChannel::Elsewhere
         })
     }
+
+    /// The room's display name as Matrix computes it (its name, else its alias, else its members),
+    /// the same for a thread of it; none for a room Chimera is not in or that has no name at all.
+    async fn channel_name(&self, channel: &str) -> Option<String> {
+        use matrix_sdk::RoomDisplayName;
+        let channel: Channel = channel.parse().ok()?;
+        let room = self.speaker.client.get_room(&channel.room)?;
+        match room.display_name().await.ok()? {
+            RoomDisplayName::Named(name)
+            | RoomDisplayName::Aliased(name)
+            | RoomDisplayName::Calculated(name)
+            | RoomDisplayName::EmptyWas(name) => Some(name),
+            RoomDisplayName::Empty => None,
+        }
+    }
 }
 
 /// Chimera's direct room with each user it has written to alone. Shared by every clone.

@@ -1,5 +1,6 @@
-//! A team game on the fake Discord: #lobby's members against #club's, each move decided by
-//! their votes (`/move`, or the button that votes for the leading move), 8 seconds a move.
+//! A team game on the fake Discord: #lobby's members challenge #club's, who accept; then each move decided by
+//! each move is decided by their votes (`/move`, or the button that votes for the leading move),
+//! 8 seconds a move.
 
 use serde_json::json;
 
@@ -12,10 +13,18 @@ async fn a_team_game_between_two_channels_is_decided_by_votes_across_a_restart()
     let variant = world.choice("challenge", "variant", "Chess");
     let white = world.choice("challenge", "color", "White");
     let args = json!({ "variant": variant, "team": club.get().to_string(), "color": white, "window": "8s" });
-    let started = world.slash(world.alice, lobby, "challenge", args).await.message;
+    let asked = world.slash(world.alice, lobby, "challenge", args).await.message;
+    assert!(
+        !asked.is_ephemeral() && asked.content.contains("The game begins when someone there accepts"),
+        "{}",
+        asked.content
+    );
+    let offer = world.fake.wait_message(club, |m| m.content.contains("challenges")).await.expect("#club is asked");
+    assert!(offer.content.contains("lobby (team)") && offer.content.contains("club (team)"), "{}", offer.content);
+    // Anyone in #club accepts for it; both channels hear the game begin.
+    let started = world.slash(world.carol, club, "accept", json!({})).await.message;
     assert!(!started.is_ephemeral() && started.content.contains("Team game 1 begins"), "{}", started.content);
-    assert!(started.content.contains("lobby (team)") && started.content.contains("club (team)"), "{}", started.content);
-    world.fake.wait_message(club, |m| m.content.contains("Team game 1 begins")).await.expect("#club hears of it");
+    world.fake.wait_message(lobby, |m| m.content.contains("Team game 1 begins")).await.expect("#lobby hears of it");
 
     // Votes are counted and shown as they come; the leading move has a button.
     let vote = |user, channel, text: &str| world.slash(user, channel, "move", json!({ "move": text }));

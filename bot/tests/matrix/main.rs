@@ -15,5 +15,6 @@ mod games;
 mod operate;
 mod removal;
 mod rooms;
+mod team;
 mod threads;
 mod trust;

@@ -219,7 +219,8 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/challenge [opponent:@user] variant:<id> [color:white|black|random] [time:3d|10+5] [rated:yes|no] \
                 [team:#channel window:30s|12h]",
         about: "challenge someone (or anyone, without an opponent) to a game; with `team:#channel`, this channel's \
-                members play that channel's, each side's move decided by its members' votes",
+                members challenge that channel's (anyone there accepts), each side's move decided by its members' \
+                votes",
         parse: |mut a| {
             let team = a.take("team", false);
             let window = a.parse::<VoteWindow>("window", false)?;

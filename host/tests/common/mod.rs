@@ -112,6 +112,18 @@ impl Club {
         Club { host, clock, rooms: Rooms::default(), dir, requests: AtomicU32::new(0) }
     }
 
+    /// `user`'s puzzle rating in chess on the console, if they have one.
+    pub async fn puzzle_rating(&self, user: &'static str) -> Option<data::PuzzleRating> {
+        self.host
+            .store()
+            .read(move |tx| match tx.find_player("console", user)? {
+                Some(player) => tx.puzzle_rating(player.id, "chess"),
+                None => Ok(None),
+            })
+            .await
+            .unwrap()
+    }
+
     /// The host again on the same database, as after a restart, with the clock where it is.
     pub async fn restart(self) -> Club {
         let Club { host, clock, rooms, dir, requests } = self;

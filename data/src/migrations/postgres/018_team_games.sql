@@ -15,3 +15,8 @@ CREATE TABLE votes (
     PRIMARY KEY (game_id, ply, voter_id),
     UNIQUE (game_id, ply, seq)
 );
+
+CREATE TABLE team_challenges (
+    challenge_id BIGINT PRIMARY KEY REFERENCES challenges (id) ON DELETE CASCADE,
+    window_ms    BIGINT NOT NULL CHECK (window_ms > 0)
+);

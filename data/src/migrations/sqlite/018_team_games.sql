@@ -22,3 +22,11 @@ CREATE TABLE votes (
     PRIMARY KEY (game_id, ply, voter_id),
     UNIQUE (game_id, ply, seq)
 ) STRICT;
+
+-- A challenge from one team to another: the vote window of the game it offers. The challenge is
+-- an ordinary row of `challenges` between the two teams' players, posted in the challenged
+-- team's channel, where any member may accept it; it goes with its challenge.
+CREATE TABLE team_challenges (
+    challenge_id INTEGER PRIMARY KEY REFERENCES challenges (id) ON DELETE CASCADE,
+    window_ms    INTEGER NOT NULL CHECK (window_ms > 0)
+) STRICT;

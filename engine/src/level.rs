@@ -43,8 +43,10 @@ struct Profile {
     /// depth 6 and play alike). `None`: the level's time alone bounds it.
     nodes: Option<u64>,
     /// The depth the level completes within the whole budget even when its share or its nodes
-    /// have run out (levels 6 and 7: level 5's depth cap, so that a small budget on a slow
-    /// board (10x10) never leaves a level shallower than the one it must beat).
+    /// have run out, so that a small budget on a slow board (10x10, Ghost King Chess) never
+    /// leaves a level as shallow as the one it must beat: level 6 completes depth 4 (level 5's
+    /// depth cap), level 7 depth 5 (in Ghost King Chess depth 5 costs more than level 7's
+    /// nodes, and with a floor of 4 levels 6 and 7 both stopped at depth 4 and played alike).
     floor: u32,
 }
 
@@ -74,14 +76,14 @@ const PROFILES: [Profile; 8] = [
         think: ms(1000),
         share: 100,
         nodes: Some(LEVEL7_NODES),
-        floor: 4,
+        floor: 5,
     },
     Profile { depth: None, amplitude: 0, blunder_percent: 0, think: ms(2000), share: 100, nodes: None, floor: 8 },
 ];
 
 /// Level 6's nodes a move, once depth 4 is done.
 pub const LEVEL6_NODES: u64 = 12_000;
-/// Level 7's nodes a move, once depth 4 is done.
+/// Level 7's nodes a move, once depth 5 is done.
 pub const LEVEL7_NODES: u64 = 40_000;
 
 impl Level {
@@ -125,7 +127,7 @@ impl Level {
 
     /// The search limits for a move with `budget` to think; `seed` makes the weak levels'
     /// mistakes reproducible. Levels 6 and 7 also stop at their node budget, once they have
-    /// completed depth 4.
+    /// completed depth 4 (level 6) or 5 (level 7).
     pub fn limits(self, budget: Duration, seed: u64) -> Limits {
         let p = self.profile();
         let noise = (p.amplitude > 0 || p.blunder_percent > 0).then_some(Noise {

@@ -292,3 +292,26 @@ fn level_six_completes_depth_four_whatever_its_node_budget() {
     }
     assert!(costly > 0, "no bench position where depth 4 costs more than {budget} nodes");
 }
+
+#[test]
+fn level_seven_completes_depth_five_where_level_six_stops_at_four() {
+    // In Ghost King Chess depth 5 from the start costs more than level 7's nodes; with level
+    // 6's floor (4) level 7 stopped at depth 4 there too and the two played alike. Level 7
+    // completes depth 5 first; level 6 still stops at depth 4.
+    let pos = Position::start(Variant::GhostKing);
+    let depth5 = Searcher::new(Variant::GhostKing, 8).search(
+        std::slice::from_ref(&pos),
+        &Limits { depth: Some(5), ..Limits::default() },
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let seven = Level::new(7).unwrap().nodes().unwrap();
+    assert!(depth5.nodes > seven, "depth 5 costs {} nodes, under level 7's {seven}", depth5.nodes);
+    let depth_of = |n: i64| {
+        Searcher::new(Variant::GhostKing, 8)
+            .search(std::slice::from_ref(&pos), &untimed(n), &AtomicBool::new(false), &mut |_| {})
+            .depth
+    };
+    assert_eq!(depth_of(6), 4, "level 6");
+    assert_eq!(depth_of(7), 5, "level 7");
+}

@@ -123,8 +123,8 @@ fn terms(c: &Challenge) -> Result<String, Refusal> {
         data::ColorChoice::Black => "challenger playing Black",
         data::ColorChoice::Random => "colours by lot",
     };
-    let rated = if c.rated { "rated" } else { "unrated" };
-    Ok(format!("a {rated} game of {variant}, {time}, {colour}"))
+    let rated = if c.rated { "a rated" } else { "an unrated" };
+    Ok(format!("{rated} game of {variant}, {time}, {colour}"))
 }
 
 /// The channel's challenges with their makers, as one snapshot.

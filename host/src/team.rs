@@ -509,7 +509,7 @@ pub(crate) async fn standing(cx: &Ctx<'_>, table: &Table) -> Result<Option<Strin
     let (game, ply) = (table.id(), table.ply());
     let tally = cx.store().read(move |tx| tx.tally(game, ply)).await?;
     let mut line = match tally.as_slice() {
-        [] => format!(" No vote yet for {}.", move_number(ply + 1)),
+        [] => " No vote yet.".to_string(),
         _ => format!(" Votes for {}: {}.", move_number(ply + 1), counts(&tally)),
     };
     match deadline.map(|d| d - cx.now) {

@@ -18,6 +18,18 @@
 //! it: the bench reports how long each analysis took, from the request to the analysis in the
 //! channel, while the people's latency shows what the analyses cost everyone else.
 //!
+//! `--finished-games N` plays N more such games before the window, not analysed: the bots'
+//! puzzle job (`CHIMERA_PUZZLE_CPU`, set by `--puzzle-cpu P`, default 25; 0 turns it off) starts
+//! on them as they finish and scans them, the earliest finished first, through the set-up and
+//! the window. The bench reads the job's own record (`puzzle_scans`) at the window's opening and
+//! close and reports the games scanned in it, their puzzles and CPU, and the games still waiting;
+//! it says so when the job ran out of games in the window, which makes the comparison with
+//! `--puzzle-cpu 0` worthless: then raise N.
+//!
+//! `--seed S` (default 27) seeds the moves the bench picks: the games finished before the window
+//! are the same on every run with the same seed, so that the job has the same games to scan; the
+//! people's moves in the window depend on timing too.
+//!
 //! With `--viewers N`, the first bot process also serves the web pages (`CHIMERA_WEB_ADDR`), and
 //! N viewers keep one game's page open (its event stream), with `--viewers-each K` more on each
 //! of `--watched M` other games: the bench reports how long each move took from being sent to
@@ -25,9 +37,11 @@
 //! first byte, idle and under the load ([`viewers`]).
 //!
 //! `cargo bench -p chimera --bench discord_load -- [--games N] [--rate MOVES_PER_S] [--seconds S]
-//! [--setups sqlite:1,postgres:2] [--engine-games N] [--analyses N] [--viewers N] [--watched M]
-//! [--viewers-each K]` (defaults: 1000 games, 200 moves/s, 30 s, the two setups, 0 engine games,
-//! 0 analyses, 0 viewers, 100 watched games with 3 viewers each when there are viewers).
+//! [--setups sqlite:1,postgres:2] [--engine-games N] [--analyses N] [--finished-games N]
+//! [--puzzle-cpu P] [--seed S] [--viewers N] [--watched M] [--viewers-each K]` (defaults: 1000
+//! games, 200 moves/s, 30 s, the two setups, 0 engine games, 0 analyses, 0 finished games, the
+//! puzzle job at 25%, seed 27, 0 viewers, 100 watched games with 3 viewers each when there are
+//! viewers).
 //!
 //! Each bot serves `/healthz` and `/metrics` (`CHIMERA_HTTP_ADDR`), scraped four times a second
 //! through the measured window as Prometheus would: the bench reports failed scrapes, unhealthy
@@ -64,6 +78,12 @@ struct Options {
     setups: Vec<(Backend, u32)>,
     engine_games: usize,
     analyses: usize,
+    /// Games played to a finish before the window besides those analysed, for the puzzle job.
+    finished_games: usize,
+    /// The bots' `CHIMERA_PUZZLE_CPU`: the puzzle job's share of one core in percent, 0 = off.
+    puzzle_cpu: u32,
+    /// Seeds the bench's own choices of moves (see `main`).
+    seed: u64,
     viewers: usize,
     watched: usize,
     viewers_each: usize,
@@ -83,6 +103,9 @@ fn options() -> Options {
         setups: vec![(Backend::Sqlite, 1), (Backend::Postgres, 2)],
         engine_games: 0,
         analyses: 0,
+        finished_games: 0,
+        puzzle_cpu: host::DEFAULT_PUZZLE_CPU,
+        seed: 27,
         viewers: 0,
         watched: 100,
         viewers_each: 3,
@@ -101,6 +124,16 @@ fn options() -> Options {
     }
     if let Some(n) = value("--analyses") {
         options.analyses = n as usize;
+    }
+    if let Some(n) = value("--finished-games") {
+        options.finished_games = n as usize;
+    }
+    if let Some(percent) = value("--puzzle-cpu") {
+        assert!(percent <= 100, "--puzzle-cpu: a share of one core in percent, from 0 (off) to 100");
+        options.puzzle_cpu = percent as u32;
+    }
+    if let Some(seed) = value("--seed") {
+        options.seed = seed;
     }
     if let Some(n) = value("--viewers") {
         options.viewers = n as usize;
@@ -164,7 +197,11 @@ fn main() {
             Some(schema) => schema.url.clone(),
             None => dir.path().join("load.db").display().to_string(),
         };
-        println!("== {backend:?}, {processes} bot process(es)");
+        println!("== {backend:?}, {processes} bot process(es), seed {}", options.seed);
+        // The moves the bench picks on this thread (the people's) follow the seed; the finished
+        // games have generators of their own, seeded from it. Which game is idle at each tick
+        // still depends on timing, so two runs play the same games, not the same moves.
+        fastrand::seed(options.seed);
         runtime.block_on(run(&options, &db, backend, processes));
     }
 }
@@ -182,7 +219,7 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         (0..processes)
             .map(|shard| {
                 let web = if shard == 0 { pages } else { None };
-                start_bot(&fake, db, shard, processes, endpoints[shard as usize], web)
+                start_bot(&fake, db, shard, processes, endpoints[shard as usize], web, options.puzzle_cpu)
             })
             .collect(),
     );
@@ -191,16 +228,11 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     }
     fake.wait_command("move").await.expect("the bot registers its commands");
 
-    // Before the people's games, so that a fresh database numbers these games 1..=N.
-    let mut finished = Vec::with_capacity(options.analyses);
-    for i in 0..options.analyses {
-        let channel = fake.add_channel(guilds[i % guilds.len()], &format!("analysis-{i}"));
-        let (white, black) = (fake.add_user(&format!("aw{i}")), fake.add_user(&format!("ab{i}")));
-        let variant = Variant::ALL[i % Variant::ALL.len()];
-        let plies = play_to_the_end(&fake, channel, white, black, variant, ANALYSED_PLIES).await;
-        finished.push((i + 1, channel, white));
-        println!("game {} ({variant}) finished after {plies} plies, to be analysed", i + 1);
-    }
+    // Before the people's games, so that a fresh database numbers these games 1..=N, those to
+    // be analysed first.
+    let mut finished =
+        play_finished_games(&fake, &guilds, options.analyses + options.finished_games, options.seed).await;
+    finished.truncate(options.analyses);
 
     println!("starting {} games…", options.games);
     let set_up = Instant::now();
@@ -235,9 +267,9 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     }
 
     let mut analyses = tokio::task::JoinSet::new();
-    for (game, channel, player) in finished {
+    for Finished { game, channel, white, .. } in finished {
         let fake = Arc::clone(&fake);
-        analyses.spawn(async move { analyse(&fake, channel, player, game).await });
+        analyses.spawn(async move { analyse(&fake, channel, white, game).await });
     }
 
     let watching = match pages {
@@ -260,10 +292,12 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
 
     let rss_before: f64 = bots.iter().map(|bot| memory(bot).0).sum();
     let cpu_before: f64 = bots.iter().map(cpu_seconds).sum();
+    let engine_cpu_before: f64 = bots.iter().map(engine_cpu_seconds).sum();
     let db_before = match backend {
         Backend::Postgres => Some(pg_counters(db)),
         Backend::Sqlite => None,
     };
+    let scans_before = scan_figures(db);
     let moves_counted_before = count_moves(&endpoints).await;
     let scraping = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let scraper = tokio::spawn(scrape_while(endpoints.clone(), Arc::clone(&scraping)));
@@ -339,6 +373,7 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     scraping.store(false, std::sync::atomic::Ordering::Relaxed);
     let scraped = scraper.await.expect("the scraper");
     let moves_counted = count_moves(&endpoints).await - moves_counted_before;
+    let scans_after = scan_figures(db);
     stop_engines.store(true, std::sync::atomic::Ordering::Relaxed);
     while engine_games.join_next().await.is_some() {}
     let mut analysed: Vec<Duration> = Vec::new();
@@ -347,6 +382,7 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
     }
     analysed.sort();
     let cpu_after: f64 = bots.iter().map(cpu_seconds).sum();
+    let engine_cpu = bots.iter().map(engine_cpu_seconds).sum::<f64>() - engine_cpu_before;
     let db_after = match backend {
         Backend::Postgres => Some(pg_counters(db)),
         Backend::Sqlite => None,
@@ -399,6 +435,11 @@ async fn run(options: &Options, db: &str, backend: Backend, processes: u32) {
         );
     }
     println!("games finished        {}", sent.finished);
+    scans_after.report(&scans_before, options.puzzle_cpu, elapsed);
+    println!(
+        "engine threads' CPU   {engine_cpu:.1} s in the window ({:.0}% of one core, all processes)",
+        engine_cpu * 100.0 / elapsed.as_secs_f64()
+    );
     println!(
         "scrapes               {} of /metrics and /healthz, {} failed, {} unhealthy; deepest outbox {}, engine queue {}",
         scraped.scrapes, scraped.failed, scraped.unhealthy, scraped.outbox, scraped.engine_queue
@@ -591,9 +632,81 @@ fn read_pg_counters(url: &str) -> PgCounters {
     PgCounters { rows: row.get(0), commits: row.get(1), wal: row.get(2) }
 }
 
+/// What the bots' puzzle job has recorded so far, all variants together (`puzzle_scans`), and
+/// the finished games it has yet to scan.
+struct Scans {
+    games: i64,
+    puzzles: i64,
+    cpu_ms: i64,
+    waiting: usize,
+}
+
+fn scan_figures(db: &str) -> Scans {
+    let location = data::Location::parse(db).expect("the bots' database location");
+    // The store's PostgreSQL client blocks (and runs a runtime of its own): off the bench's runtime.
+    tokio::task::block_in_place(|| {
+        let store = data::Store::open(location).expect("the bench opens the bots' database");
+        store.read(|tx| {
+            let totals = tx.scan_totals()?;
+            Ok(Scans {
+                games: totals.iter().map(|t| t.games).sum(),
+                puzzles: totals.iter().map(|t| t.puzzles).sum(),
+                cpu_ms: totals.iter().map(|t| t.cpu_ms).sum(),
+                waiting: tx.games_to_scan(1_000_000)?.len(),
+            })
+        })
+    })
+    .expect("the puzzle job's figures")
+}
+
+impl Scans {
+    /// What the job did in the window, `self` being its close and `opened` its opening.
+    fn report(&self, opened: &Scans, percent: u32, window: Duration) {
+        let games = self.games - opened.games;
+        if percent == 0 {
+            println!("puzzle job            off (--puzzle-cpu 0); {} finished games not scanned", self.waiting);
+            return;
+        }
+        let cpu = (self.cpu_ms - opened.cpu_ms) as f64 / 1e3;
+        println!(
+            "puzzle job            {percent}% of one core a process: {games} games scanned in the window ({} puzzles, \
+             {cpu:.1} s of CPU recorded, {:.0}% of one core), {} before it, {} waiting when it opened, {} at its close",
+            self.puzzles - opened.puzzles,
+            cpu * 100.0 / window.as_secs_f64(),
+            opened.games,
+            opened.waiting,
+            self.waiting
+        );
+        // The job takes the earliest finished first, so while it has scanned fewer games than
+        // waited at the opening it always had one of those to scan.
+        if games >= opened.waiting as i64 {
+            println!(
+                "                      the job ran out of games in the window: its cost is understated \
+                 (raise --finished-games)"
+            );
+        }
+    }
+}
+
 /// The CPU time (user and system) a process has used, in seconds (Linux `/proc`).
 fn cpu_seconds(bot: &Child) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{}/stat", bot.id())).unwrap_or_default();
+    stat_cpu_seconds(&std::fs::read_to_string(format!("/proc/{}/stat", bot.id())).unwrap_or_default())
+}
+
+/// The CPU time the bot's engine threads (`chimera-engine-N`) have used, in seconds: the puzzle
+/// job's steps run there, and so does nothing else unless games against Chimera or analyses
+/// run. A step too long to finish in the window shows here and not in `puzzle_scans`.
+fn engine_cpu_seconds(bot: &Child) -> f64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", bot.id())) else { return f64::NAN };
+    tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("stat")).ok())
+        .filter(|stat| stat.contains("(chimera-engine-"))
+        .map(|stat| stat_cpu_seconds(&stat))
+        .sum()
+}
+
+/// The user and system CPU time of a `/proc` `stat` line, in seconds.
+fn stat_cpu_seconds(stat: &str) -> f64 {
     // The fields after the command name, which sits in parentheses and may hold spaces.
     let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
     let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(f64::NAN);
@@ -666,11 +779,66 @@ async fn start_game(fake: &FakeDiscord, channel: ChannelId, white: UserId, black
     assert!(!answer.message.is_ephemeral(), "the game starts: {}", answer.message.content);
 }
 
-/// The length of the games analysed: 60 moves.
+/// The length of the games played to a finish before the window (`--analyses`,
+/// `--finished-games`): 60 moves.
 const ANALYSED_PLIES: usize = 120;
 
-/// Plays random legal moves in a new game between `white` and `black` until it ends or has
-/// `plies` plies, then has the player to move resign; returns the plies played.
+/// How many of those games are played at once: each waits on the bot's answer to every move, so
+/// a few at once keep the bots busy.
+const FINISHING_AT_ONCE: usize = 8;
+
+/// A game played to a finish before the window.
+struct Finished {
+    /// Its number, as `/analyse` takes it.
+    game: usize,
+    channel: ChannelId,
+    white: UserId,
+}
+
+/// Plays `count` games to a finish, one per variant in turn over the guilds: started one after
+/// another, so that a fresh database numbers them in order, then played a few at once, each with
+/// moves from a generator seeded from `seed` and its number (the same games on every run).
+async fn play_finished_games(fake: &Arc<FakeDiscord>, guilds: &[GuildId], count: usize, seed: u64) -> Vec<Finished> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let began = Instant::now();
+    let mut games = Vec::with_capacity(count);
+    for i in 0..count {
+        let channel = fake.add_channel(guilds[i % guilds.len()], &format!("finished-{i}"));
+        let (white, black) = (fake.add_user(&format!("fw{i}")), fake.add_user(&format!("fb{i}")));
+        let variant = Variant::ALL[i % Variant::ALL.len()];
+        start_game(fake, channel, white, black, variant).await;
+        games.push((Finished { game: i + 1, channel, white }, black, variant));
+    }
+    let mut playing = tokio::task::JoinSet::new();
+    let mut finished = Vec::with_capacity(count);
+    for (game, black, variant) in games {
+        let fake = Arc::clone(fake);
+        let mut rng = fastrand::Rng::with_seed(seed ^ game.game as u64);
+        playing.spawn(async move {
+            let plies =
+                play_to_the_end(&fake, game.channel, game.white, black, variant, ANALYSED_PLIES, &mut rng).await;
+            (game, plies)
+        });
+        while playing.len() >= FINISHING_AT_ONCE {
+            finished.push(playing.join_next().await.expect("a game").expect("a finished game"));
+        }
+    }
+    while let Some(done) = playing.join_next().await {
+        finished.push(done.expect("a finished game"));
+    }
+    finished.sort_by_key(|(game, _)| game.game);
+    let plies: usize = finished.iter().map(|(_, plies)| plies).sum();
+    println!(
+        "{count} games finished before the window ({plies} plies in all) in {:.1} s",
+        began.elapsed().as_secs_f64()
+    );
+    finished.into_iter().map(|(game, _)| game).collect()
+}
+
+/// Plays random legal moves (from `rng`) in the started game between `white` and `black` until
+/// it ends or has `plies` plies, then has the player to move resign; returns the plies played.
 async fn play_to_the_end(
     fake: &FakeDiscord,
     channel: ChannelId,
@@ -678,13 +846,13 @@ async fn play_to_the_end(
     black: UserId,
     variant: Variant,
     plies: usize,
+    rng: &mut fastrand::Rng,
 ) -> usize {
-    start_game(fake, channel, white, black, variant).await;
     let mut position = Position::start(variant);
     for ply in 0..plies {
         let legal = position.legal_moves();
         let mover = if position.turn() == rules::Color::White { white } else { black };
-        let text = position.san(&legal[fastrand::usize(..legal.len())]);
+        let text = position.san(&legal[rng.usize(..legal.len())]);
         let args = json!({ "move": text, "confirm": true });
         let answer = fake.slash(mover, channel, "move", args).expect("a move").response().await.expect("an answer");
         assert!(!answer.message.is_ephemeral(), "{text} is played: {}", answer.message.content);
@@ -841,6 +1009,7 @@ fn start_bot(
     shards: u32,
     endpoint: std::net::SocketAddr,
     web: Option<std::net::SocketAddr>,
+    puzzle_cpu: u32,
 ) -> Child {
     let mut command = Command::new(env!("CARGO_BIN_EXE_chimera"));
     if let Some(web) = web {
@@ -856,6 +1025,7 @@ fn start_bot(
         // The load is many players at a pace no person keeps: the per-user command limit
         // (`CHIMERA_LIMIT_COMMANDS`) would refuse the set-up's quick moves.
         .env("CHIMERA_LIMIT_COMMANDS", "100000")
+        .env("CHIMERA_PUZZLE_CPU", puzzle_cpu.to_string())
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
         .spawn()

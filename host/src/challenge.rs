@@ -127,6 +127,17 @@ fn terms(c: &Challenge) -> Result<String, Refusal> {
     Ok(format!("{rated} game of {variant}, {time}, {colour}"))
 }
 
+/// What `c` offers, for a list or an answer: [`terms`], or for a team challenge (to the team
+/// `challenged`), its game by vote, whose clock is a vote window the challenge row does not hold.
+fn offered(c: &Challenge, challenged: Option<&Player>) -> Result<String, Refusal> {
+    match challenged {
+        Some(team) if team_channel(&team.user_id).is_some() => {
+            Ok(format!("an unrated team game of {}, by vote", c.variant()?.name()))
+        }
+        _ => terms(c),
+    }
+}
+
 /// The channel's challenges with their makers, as one snapshot.
 async fn open_challenges(cx: &Ctx<'_>) -> Result<Vec<(Challenge, Player, Option<Player>)>, Refusal> {
     let (platform, channel, now) = (cx.platform().to_string(), cx.channel().to_string(), cx.now);
@@ -187,7 +198,7 @@ pub(crate) async fn accept(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challen
         several => {
             let makers = several
                 .iter()
-                .map(|(c, maker, _)| Ok(format!("{} ({})", Typed(&maker.display_name), terms(c)?)))
+                .map(|(c, maker, to)| Ok(format!("{} ({})", Typed(&maker.display_name), offered(c, to.as_ref())?)))
                 .collect::<Result<Vec<String>, Refusal>>()?;
             return told(format!(
                 "Several challenges are open to you: {}. Say which with `/accept challenger:@name`.",
@@ -388,9 +399,14 @@ pub(crate) async fn decline(cx: &Ctx<'_>, from: Option<&User>, id: Option<Challe
         Err(e) => return Err(e.into()),
     }
     let text = if maker.user_id == me.id {
-        format!("{} withdraws their challenge ({}).", Typed(&maker.display_name), terms(challenge)?)
+        format!(
+            "{} withdraws their challenge ({}).",
+            Typed(&maker.display_name),
+            offered(challenge, challenged.as_ref())?
+        )
     } else {
-        format!("{} declines {}'s challenge ({}).", Typed(&me.name), Typed(&maker.display_name), terms(challenge)?)
+        let offered = offered(challenge, challenged.as_ref())?;
+        format!("{} declines {}'s challenge ({offered}).", Typed(&me.name), Typed(&maker.display_name))
     };
     Ok(Reply::one(Message::text(text).mentioning(&stored::user(maker))))
 }

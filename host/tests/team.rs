@@ -188,6 +188,7 @@ async fn the_other_channel_accepts_or_declines_a_team_challenge() {
     // A member of #club declines it for #club.
     let said = club.ok("zoe", "club", "/decline").await;
     assert!(said.contains("zoe declines #general (team)'s challenge"), "{said}");
+    assert!(said.contains("(an unrated team game of Grolman Chess, by vote)"), "not \"no clock\": {said}");
     assert!(club.refused("yan", "club", "/accept").await.contains("no challenge to accept in #club"));
 
     // A second challenge replaces the first; the new one is accepted where it was posted.

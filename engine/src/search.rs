@@ -6,8 +6,11 @@
 //! Guarantees:
 //! - A search runs on the caller's thread and ends at its depth limit, node limit, deadline,
 //!   or when the stop flag is set; it then returns the best move of the deepest finished
-//!   iteration (or, stopped before any finished, the first move it ordered). It returns no move
-//!   only when the root has none (the game is over there).
+//!   iteration (or, stopped before any finished, the first move it ordered), unless the
+//!   iteration it stopped in had already searched to the end a move that beat the first one
+//!   (the finished iteration's best): that move is better at the deeper depth, so it is
+//!   returned with its exact score. It returns no move only when the root has none (the game
+//!   is over there).
 //! - Every move it returns is legal in the root position.
 //! - Draws by repetition (a position met before since the last capture or pawn move, in the
 //!   game or on the search path) and by the fifty-move rule score as draws inside the search.
@@ -204,6 +207,7 @@ impl Searcher {
             seldepth: 0,
             depth: 0,
             aborted: false,
+            partial: None,
             path,
             lists,
         };
@@ -221,6 +225,9 @@ struct Run<'a> {
     /// The iteration under way.
     depth: u32,
     aborted: bool,
+    /// Left by a stopped iteration: the exact score and index of a root move searched to the
+    /// end that beat the first move, the best so far.
+    partial: Option<(i32, usize)>,
     /// Keys of the game's earlier positions and of the search path above the current node.
     path: Vec<u64>,
     /// One move list per ply, taken by the node at that ply and put back as it returns, so
@@ -303,16 +310,20 @@ impl Run<'_> {
         for depth in 1..=max_depth {
             self.seldepth = 0;
             self.depth = depth;
-            let (score, index) = if noise.is_some() {
-                match self.score_all(root, &moves, depth, &mut root_scores) {
-                    Some(found) => found,
-                    None => break,
-                }
+            let found = if noise.is_some() {
+                self.score_all(root, &moves, depth, &mut root_scores)
             } else {
-                match self.aspirated(root, &moves, depth, best_score) {
-                    Some(found) => found,
-                    None => break,
+                self.aspirated(root, &moves, depth, best_score)
+            };
+            let Some((score, index)) = found else {
+                // Stopped: the time an unfinished iteration took is not all lost when it has
+                // already proved a better move than the last finished one.
+                if let Some((score, index)) = self.partial.take() {
+                    best = moves[index];
+                    best_score = score;
+                    pv = vec![best];
                 }
+                break;
             };
             let m = moves.remove(index);
             moves.insert(0, m);
@@ -416,6 +427,11 @@ impl Run<'_> {
             }
             if self.aborted {
                 self.path.pop();
+                // Alpha rises only on a move searched to the end, so a later move that raised
+                // it beat the first (the last iteration's best) at this depth.
+                if best > 0 {
+                    self.partial = Some((alpha, best));
+                }
                 return None;
             }
             if score > alpha {

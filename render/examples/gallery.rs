@@ -3,6 +3,10 @@
 //! an evaluation graph and a standings table, with names as people write them.
 //!
 //! `cargo run --release -p chimera-render --example gallery -- OUT_DIR [SIZE]`
+//!
+//! `-- --script` prints the six games of the GIFs instead, as a `chimera console --script` that
+//! plays each in a channel of its own and analyses it: docs/engine.md compares the marks two
+//! engines give them.
 
 use std::path::PathBuf;
 
@@ -139,8 +143,44 @@ fn material_analysis(game: &Game) -> (Vec<Eval>, Vec<Mark>) {
     (evals, marks)
 }
 
+/// The game each variant's GIF shows.
+fn gif_game(variant: Variant) -> Game {
+    match variant {
+        Variant::Chess => score(variant, KASPAROV_TOPALOV),
+        _ => decisive_game(variant, 110),
+    }
+}
+
+/// Each GIF game played by alice (White) and bob (Black) in a channel of its own, ended as it
+/// ended (Topalov resigned), then analysed: game N of a new database is the N-th variant.
+fn console_script() -> String {
+    let mut script = String::new();
+    for (i, variant) in Variant::ALL.into_iter().enumerate() {
+        let game = gif_game(variant);
+        let at = if i == 0 { String::new() } else { format!("@general-{}", i + 1) };
+        script += &format!("# {variant}: {} plies\n", game.moves().len());
+        script += &format!("alice{at}: /challenge @bob variant:{variant} color:white\nbob{at}: /accept\n");
+        let mut position = Position::start(variant);
+        for m in game.moves() {
+            let player = if position.turn() == Color::White { "alice" } else { "bob" };
+            script += &format!("{player}{at}: /move {}\n", position.coord_token(m));
+            position = position.after(m);
+        }
+        if game.outcome().is_none() {
+            let loser = if variant == Variant::Chess { "bob" } else { "alice" };
+            script += &format!("{loser}{at}: /resign\n");
+        }
+        script += &format!("alice{at}: /analyse game:{}\n", i + 1);
+    }
+    script
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().map(String::as_str) == Some("--script") {
+        print!("{}", console_script());
+        return;
+    }
     let dir = PathBuf::from(args.next().unwrap_or_else(|| "gallery".into()));
     let size: u32 = args.next().map_or(640, |s| s.parse().expect("size"));
     std::fs::create_dir_all(&dir).expect("output folder");
@@ -177,10 +217,7 @@ fn main() {
 
     let names = [("élodie", "Жора"), ("Ωmega", "x_X_slayer_X_x_2009"), ("Nguyễn Thị Ánh", "🔥 Dragon 🔥")];
     for (i, variant) in Variant::ALL.into_iter().enumerate() {
-        let game = match variant {
-            Variant::Chess => score(variant, KASPAROV_TOPALOV),
-            _ => decisive_game(variant, 110),
-        };
+        let game = gif_game(variant);
         let (white, black) = names[i % names.len()];
         let mut gif = GameGif::new(&game).players(white, black).theme(Theme::ALL[i % Theme::ALL.len()]).size(size);
         if variant == Variant::Chess {

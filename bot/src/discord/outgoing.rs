@@ -285,6 +285,20 @@ mod tests {
     }
 
     #[test]
+    fn every_help_topic_fits_one_message() {
+        // Longer, and Discord would show the start with the rest as a file.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../host/src/help");
+        let mut topics = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let out = Outgoing::from(Message::text(text.trim_end()));
+            assert!(out.files.is_empty(), "{} characters: {:?}", text.trim_end().chars().count(), text.lines().next());
+            topics += 1;
+        }
+        assert!(topics >= 9, "{topics} help topics in {}", dir.display());
+    }
+
+    #[test]
     fn buttons_come_five_to_a_row() {
         let mut message = Message::text("pick");
         for i in 0..7 {

@@ -83,7 +83,100 @@ impl Params {
     pub fn value(&self, role: Role) -> i32 {
         self.values[role.index()]
     }
+
+    /// `base` with the terms that `text` names replaced. The text is `KEY=VALUE` tokens separated
+    /// by white space (`#` starts a comment to the end of its line): `Q=950` a material value,
+    /// `mob.N=4` a mobility and `ctr.N=4` a centre term, each by the piece's letter in the
+    /// variant (pawns have no mobility term, royal pieces no terms at all).
+    pub fn parse(variant: Variant, base: Params, text: &str) -> Result<Params, ParamsError> {
+        let mut params = base;
+        let tokens = text.lines().flat_map(|line| line.split('#').next().unwrap_or("").split_whitespace());
+        for token in tokens {
+            let (key, value) = token.split_once('=').ok_or_else(|| ParamsError::NotKeyValue(token.to_owned()))?;
+            let (term, letter) = match key.split_once('.') {
+                Some(("mob", letter)) => (Term::Mobility, letter),
+                Some(("ctr", letter)) => (Term::Centre, letter),
+                Some(_) => return Err(ParamsError::UnknownTerm(key.to_owned())),
+                None => (Term::Value, key),
+            };
+            let mut chars = letter.chars();
+            let role = match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_ascii_uppercase() => variant.role_for_char(c),
+                _ => None,
+            }
+            .ok_or_else(|| ParamsError::UnknownPiece { key: key.to_owned(), variant })?;
+            if role.is_royal() || (role == Role::Pawn && term == Term::Mobility) {
+                return Err(ParamsError::NoSuchTerm(key.to_owned()));
+            }
+            let value: i32 = value
+                .parse()
+                .ok()
+                .filter(|v: &i32| (-10_000..=10_000).contains(v))
+                .ok_or_else(|| ParamsError::BadValue { key: key.to_owned(), value: value.to_owned() })?;
+            let table = match term {
+                Term::Value => &mut params.values,
+                Term::Mobility => &mut params.mobility,
+                Term::Centre => &mut params.centre,
+            };
+            table[role.index()] = value;
+        }
+        Ok(params)
+    }
+
+    /// Every term the variant's pieces use, in the format [`Params::parse`] reads.
+    pub fn to_text(&self, variant: Variant) -> String {
+        let roles: Vec<Role> = variant.roles().iter().copied().filter(|r| !r.is_royal()).collect();
+        let mut tokens: Vec<String> = roles.iter().map(|r| format!("{}={}", r.upper_char(), self.value(*r))).collect();
+        tokens.extend(
+            roles
+                .iter()
+                .filter(|r| **r != Role::Pawn)
+                .map(|r| format!("mob.{}={}", r.upper_char(), self.mobility[r.index()])),
+        );
+        tokens.extend(roles.iter().map(|r| format!("ctr.{}={}", r.upper_char(), self.centre[r.index()])));
+        tokens.join(" ")
+    }
 }
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Term {
+    Value,
+    Mobility,
+    Centre,
+}
+
+/// What is wrong with a [`Params::parse`] text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamsError {
+    /// A token without `=`.
+    NotKeyValue(String),
+    /// A key `X.Y` whose `X` is neither `mob` nor `ctr`.
+    UnknownTerm(String),
+    /// A key whose letter is not one of the variant's pieces.
+    UnknownPiece { key: String, variant: Variant },
+    /// A term the evaluation does not have (a royal piece's, a pawn's mobility).
+    NoSuchTerm(String),
+    /// A value that is not a whole number of centipawns within ±10,000.
+    BadValue { key: String, value: String },
+}
+
+impl std::fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamsError::NotKeyValue(token) => write!(f, "`{token}` is not KEY=VALUE"),
+            ParamsError::UnknownTerm(key) => write!(f, "`{key}`: a term is `mob.` or `ctr.` and a piece letter"),
+            ParamsError::UnknownPiece { key, variant } => {
+                write!(f, "`{key}`: not a piece letter of {} (upper case, one letter)", variant.id())
+            }
+            ParamsError::NoSuchTerm(key) => write!(f, "`{key}`: the evaluation has no such term"),
+            ParamsError::BadValue { key, value } => {
+                write!(f, "`{key}={value}`: the value is not whole centipawns within ±10000")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamsError {}
 
 /// Non-royal, non-pawn material of both sides at the start (for the game phase).
 fn start_material(params: &Params, variant: Variant) -> i32 {

@@ -13,9 +13,12 @@
 //!   King goes anywhere.
 //! - Grolman Chess: a turn that left its own king attacked has lost ([`crate::search`]).
 //!
-//! The values are [`Params`], so that a tuning run can try others through
-//! [`Evaluator::with_params`]. The Golem's and the Werewolf's values were checked by self-play
-//! probes; the other fairy values are estimates from their moves (docs/engine.md).
+//! The terms are [`Params`], so that a tuning run can try others through
+//! [`Evaluator::with_params`]. They start from estimates ([`Params::estimates`]: chess's usual
+//! scale, the fairy pieces' from their moves, the Golem's checked by a probe); a Texel tuning
+//! run per variant (`engine/examples/tune.rs`, docs/engine.md "Texel tuning") fitted material,
+//! mobility and centre terms to self-play results, and [`Params::for_variant`] plays with a
+//! variant's fitted terms where a match at a fixed node budget found them stronger.
 
 use rules::{Bitboard, Color, Position, Role, Square, Variant};
 
@@ -31,11 +34,22 @@ pub struct Params {
 }
 
 impl Params {
-    /// The values the engine plays with. Chess's from the usual scale; the fairy pieces'
-    /// estimated from their moves (a Golem as a two-step queen that survives its first hit, a
-    /// Werewolf as a three-step queen with jumps that converts its taker), the Golem's raised
-    /// from 700 to 850 by a self-play probe (docs/engine.md).
+    /// The terms the engine plays with: [`Params::estimates`], with those of the variant's
+    /// Texel tuning run put in where a match found them not worse (docs/engine.md, "Texel
+    /// tuning").
     pub fn for_variant(variant: Variant) -> Params {
+        let mut params = Params::estimates(variant);
+        for &(term, role, value) in tuned(variant) {
+            *params.slot(term, role) = value;
+        }
+        params
+    }
+
+    /// The terms before tuning. Chess's from the usual scale; the fairy pieces' estimated from
+    /// their moves (a Golem as a two-step queen that survives its first hit, a Werewolf as a
+    /// three-step queen with jumps that converts its taker), the Golem's raised from 700 to 850
+    /// by a self-play probe (docs/engine.md).
+    pub fn estimates(variant: Variant) -> Params {
         use Role::*;
         let mut values = [0; Role::COUNT];
         values[Pawn.index()] = 100;
@@ -84,6 +98,15 @@ impl Params {
         self.values[role.index()]
     }
 
+    fn slot(&mut self, term: Term, role: Role) -> &mut i32 {
+        let table = match term {
+            Term::Value => &mut self.values,
+            Term::Mobility => &mut self.mobility,
+            Term::Centre => &mut self.centre,
+        };
+        &mut table[role.index()]
+    }
+
     /// `base` with the terms that `text` names replaced. The text is `KEY=VALUE` tokens separated
     /// by white space (`#` starts a comment to the end of its line): `Q=950` a material value,
     /// `mob.N=4` a mobility and `ctr.N=4` a centre term, each by the piece's letter in the
@@ -113,12 +136,7 @@ impl Params {
                 .ok()
                 .filter(|v: &i32| (-10_000..=10_000).contains(v))
                 .ok_or_else(|| ParamsError::BadValue { key: key.to_owned(), value: value.to_owned() })?;
-            let table = match term {
-                Term::Value => &mut params.values,
-                Term::Mobility => &mut params.mobility,
-                Term::Centre => &mut params.centre,
-            };
-            table[role.index()] = value;
+            *params.slot(term, role) = value;
         }
         Ok(params)
     }
@@ -138,6 +156,38 @@ impl Params {
     }
 }
 
+/// The terms of the Texel tuning runs (docs/engine.md, "Texel tuning": 200 self-play games at
+/// 2,000 nodes a move, seed 24) that replace [`Params::estimates`], by variant; each variant's
+/// set was kept only as a whole and only after it beat the estimates in a match.
+fn tuned(variant: Variant) -> &'static [(Term, Role, i32)] {
+    use Role::*;
+    use Term::*;
+    match variant {
+        Variant::Golem => &[
+            (Value, Knight, 240),
+            (Value, Bishop, 370),
+            (Value, Rook, 350),
+            (Value, Queen, 910),
+            (Value, Golem, 1090),
+            (Value, HalfGolem, 370),
+            (Mobility, Knight, 0),
+            (Mobility, Bishop, 3),
+            (Mobility, Rook, 5),
+            (Mobility, Queen, 8),
+            (Mobility, Golem, 7),
+            (Mobility, HalfGolem, 8),
+            (Centre, Knight, 1),
+            (Centre, Bishop, 0),
+            (Centre, Rook, 8),
+            (Centre, Queen, 8),
+            (Centre, Golem, 7),
+            (Centre, HalfGolem, 8),
+        ],
+        _ => &[],
+    }
+}
+
+/// Which table of [`Params`] a term is in.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Term {
     Value,

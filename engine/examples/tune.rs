@@ -14,7 +14,7 @@
 //!   in the format `match` reads with `level8:params=OUT`
 //! ```
 //!
-//! Quiet positions: from the sixth ply after the opening on, the side to move not in check and
+//! Quiet positions: once six plies have followed the opening, the side to move not in check and
 //! the move the search chose neither a capture nor a promotion (so the position's static value
 //! is not about to be overturned by an exchange the search saw). Deterministic: the same
 //! arguments give the same games and the same values.

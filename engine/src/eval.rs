@@ -18,7 +18,8 @@
 //! scale, the fairy pieces' from their moves, the Golem's checked by a probe); a Texel tuning
 //! run per variant (`engine/examples/tune.rs`, docs/engine.md "Texel tuning") fitted material,
 //! mobility and centre terms to self-play results, and [`Params::for_variant`] plays with a
-//! variant's fitted terms where a match at a fixed node budget found them not worse (half the points or more).
+//! variant's fitted terms where a match at a fixed node budget found them not worse (half the
+//! points or more): Golem, Werewolf and Unicorn Great Chess.
 
 use rules::{Bitboard, Color, Position, Role, Square, Variant};
 

@@ -159,8 +159,8 @@ impl Params {
 
 /// The terms of the Texel tuning runs (docs/engine.md, "Texel tuning": 200 self-play games at
 /// 2,000 nodes a move, seed 24) that replace [`Params::estimates`], by variant; each variant's
-/// set is kept only as a whole, and only where it scored at least half against the estimates
-/// in a match at 4,000 nodes a move.
+/// set is kept only as a whole, and only where its held-out error fell and it scored at least
+/// half against the estimates in a match at 4,000 nodes a move.
 fn tuned(variant: Variant) -> &'static [(Term, Role, i32)] {
     use Role::*;
     use Term::*;

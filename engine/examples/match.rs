@@ -5,8 +5,10 @@
 //! ```text
 //! cargo run --release -p chimera-engine --example match -- VARIANT A B GAMES BUDGET [SEED]
 //!   A, B: `level1` .. `level8`, or `greedy` (one ply: the move whose position evaluates best,
-//!   a win when one is on the board), or `level8:W=700` (level 8 with one piece's value
-//!   changed, by its FEN letter: the tuning runs of docs/engine.md), or `uci:SKILL` (an
+//!   a win when one is on the board), or `level8:W=700` (level 8 with one evaluation term
+//!   changed: a value by the piece's FEN letter, or `mob.W`, `ctr.W`: the tuning probes of
+//!   docs/engine.md), or `level8:params=FILE` (level 8 with the terms a file names, in the
+//!   format of `engine::Params::parse`, as `--example tune` writes it), or `uci:SKILL` (an
 //!   outside UCI engine at its `Skill Level` SKILL: the program named by `MATCH_UCI_ENGINE`,
 //!   with `MATCH_UCI_VARIANT_PATH` as its `VariantPath` and `MATCH_UCI_HASH` as its `Hash`
 //!   when set; Fairy-Stockfish for the comparison in docs/engine.md, or another build of
@@ -32,14 +34,14 @@ use std::time::Duration;
 
 use engine::rng::Rng;
 use engine::{Evaluator, Level, Limits, Params, Searcher};
-use rules::{Color, Game, Move, Position, Role, Variant};
+use rules::{Color, Game, Move, Position, Variant};
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Kind {
     Level(Level),
     Greedy,
-    /// Level 8 with one role's material value replaced.
-    Tuned(Role, i32),
+    /// Level 8 with other evaluation terms (one value, or a file's).
+    Tuned(Box<Params>),
     /// An outside UCI engine at this `Skill Level`.
     Uci(u32),
 }
@@ -192,12 +194,8 @@ fn llr(pairs: &[f64], elo0: f64, elo1: f64) -> f64 {
 
 impl Player {
     fn new(kind: Kind, variant: Variant) -> Player {
-        let eval = match kind {
-            Kind::Tuned(role, value) => {
-                let mut params = Params::for_variant(variant);
-                params.values[role.index()] = value;
-                Evaluator::with_params(variant, params)
-            }
+        let eval = match &kind {
+            Kind::Tuned(params) => Evaluator::with_params(variant, (**params).clone()),
             _ => Evaluator::new(variant),
         };
         let searcher = match kind {
@@ -214,7 +212,7 @@ impl Player {
     fn choose(&mut self, game: &Game, budget: Budget, rng: &mut Rng) -> Option<Move> {
         let pos = game.position();
         match self.kind {
-            Kind::Level(_) | Kind::Tuned(..) => {
+            Kind::Level(_) | Kind::Tuned(_) => {
                 let level = match self.kind {
                     Kind::Level(level) => level,
                     _ => Level::MAX,
@@ -262,10 +260,16 @@ fn parse_kind(variant: Variant, text: &str) -> Kind {
         return Kind::Uci(skill.parse().expect("uci:SKILL, a Skill Level"));
     }
     if let Some(tuned) = text.strip_prefix("level8:") {
-        let (letter, value) = tuned.split_once('=').expect("level8:LETTER=VALUE");
-        let role =
-            variant.role_for_char(letter.chars().next().expect("a piece letter")).expect("a piece of the variant");
-        return Kind::Tuned(role, value.parse().expect("a value in centipawns"));
+        // `params=FILE`: the file's terms; `W=700` (any other key): that one term.
+        let base = Params::for_variant(variant);
+        let params = match tuned.strip_prefix("params=") {
+            Some(path) => {
+                let file = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("level8:params={path}: {e}"));
+                Params::parse(variant, base, &file).unwrap_or_else(|e| panic!("level8:params={path}: {e}"))
+            }
+            None => Params::parse(variant, base, tuned).unwrap_or_else(|e| panic!("{text}: {e}")),
+        };
+        return Kind::Tuned(Box::new(params));
     }
     let n: i64 = text.strip_prefix("level").and_then(|n| n.parse().ok()).expect("levelN or greedy");
     Kind::Level(Level::new(n).expect("a level 1..8"))
@@ -309,34 +313,6 @@ fn play(
     }
 }
 
-/// Two random plies, each drawn from the moves that do not give anything away: a shallow
-/// search of the position after it is within 100 centipawns of the best move's. (In Ghost
-/// King Chess half the legal moves are teleports of the Ghost King, many of them into a square
-/// where it is taken at once.)
-fn opening(variant: Variant, rng: &mut Rng) -> Vec<Move> {
-    let mut pos = Position::start(variant);
-    let mut moves = Vec::new();
-    let mut searcher = Searcher::new(variant, 1);
-    for _ in 0..2 {
-        let limits = Limits { depth: Some(2), ..Limits::default() };
-        let scored: Vec<(Move, i32)> = pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| {
-                let after = pos.after(&m);
-                let r = searcher.search(&[after], &limits, &AtomicBool::new(false), &mut |_| {});
-                (m, if r.best.is_some() { -r.score } else { 0 })
-            })
-            .collect();
-        let best = scored.iter().map(|(_, s)| *s).max().expect("moves at the start");
-        let sane: Vec<Move> = scored.into_iter().filter(|(_, s)| *s >= best - 100).map(|(m, _)| m).collect();
-        let m = sane[rng.below(sane.len() as u64) as usize];
-        pos.play_unchecked(&m);
-        moves.push(m);
-    }
-    moves
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 5 {
@@ -360,9 +336,9 @@ fn main() {
     let mut book = Vec::new();
     for g in 0..games {
         if g % 2 == 0 {
-            book = opening(variant, &mut rng);
+            book = engine::opening::sane(variant, 2, &mut rng);
         }
-        let (mut pa, mut pb) = (Player::new(a, variant), Player::new(b, variant));
+        let (mut pa, mut pb) = (Player::new(a.clone(), variant), Player::new(b.clone(), variant));
         let a_score = if g % 2 == 0 {
             play(variant, &book, &mut pa, &mut pb, budget, &mut rng)
         } else {

@@ -13,9 +13,13 @@
 //!   King goes anywhere.
 //! - Grolman Chess: a turn that left its own king attacked has lost ([`crate::search`]).
 //!
-//! The values are [`Params`], so that a tuning run can try others through
-//! [`Evaluator::with_params`]. The Golem's and the Werewolf's values were checked by self-play
-//! probes; the other fairy values are estimates from their moves (docs/engine.md).
+//! The terms are [`Params`], so that a tuning run can try others through
+//! [`Evaluator::with_params`]. They start from estimates ([`Params::estimates`]: chess's usual
+//! scale, the fairy pieces' from their moves, the Golem's checked by a probe); a Texel tuning
+//! run per variant (`engine/examples/tune.rs`, docs/engine.md "Texel tuning") fitted material,
+//! mobility and centre terms to self-play results, and [`Params::for_variant`] plays with a
+//! variant's fitted terms where a match at a fixed node budget found them not worse (half the
+//! points or more): Golem, Werewolf and Unicorn Great Chess.
 
 use rules::{Bitboard, Color, Position, Role, Square, Variant};
 
@@ -31,11 +35,22 @@ pub struct Params {
 }
 
 impl Params {
-    /// The values the engine plays with. Chess's from the usual scale; the fairy pieces'
-    /// estimated from their moves (a Golem as a two-step queen that survives its first hit, a
-    /// Werewolf as a three-step queen with jumps that converts its taker), the Golem's raised
-    /// from 700 to 850 by a self-play probe (docs/engine.md).
+    /// The terms the engine plays with: [`Params::estimates`], with those of the variant's
+    /// Texel tuning run put in where a match found them not worse (docs/engine.md, "Texel
+    /// tuning").
     pub fn for_variant(variant: Variant) -> Params {
+        let mut params = Params::estimates(variant);
+        for &(term, role, value) in tuned(variant) {
+            *params.slot(term, role) = value;
+        }
+        params
+    }
+
+    /// The terms before tuning. Chess's from the usual scale; the fairy pieces' estimated from
+    /// their moves (a Golem as a two-step queen that survives its first hit, a Werewolf as a
+    /// three-step queen with jumps that converts its taker), the Golem's raised from 700 to 850
+    /// by a self-play probe (docs/engine.md).
+    pub fn estimates(variant: Variant) -> Params {
         use Role::*;
         let mut values = [0; Role::COUNT];
         values[Pawn.index()] = 100;
@@ -83,7 +98,171 @@ impl Params {
     pub fn value(&self, role: Role) -> i32 {
         self.values[role.index()]
     }
+
+    fn slot(&mut self, term: Term, role: Role) -> &mut i32 {
+        let table = match term {
+            Term::Value => &mut self.values,
+            Term::Mobility => &mut self.mobility,
+            Term::Centre => &mut self.centre,
+        };
+        &mut table[role.index()]
+    }
+
+    /// `base` with the terms that `text` names replaced. The text is `KEY=VALUE` tokens separated
+    /// by white space (`#` starts a comment to the end of its line): `Q=950` a material value,
+    /// `mob.N=4` a mobility and `ctr.N=4` a centre term, each by the piece's letter in the
+    /// variant (pawns have no mobility term, royal pieces no terms at all).
+    pub fn parse(variant: Variant, base: Params, text: &str) -> Result<Params, ParamsError> {
+        let mut params = base;
+        let tokens = text.lines().flat_map(|line| line.split('#').next().unwrap_or("").split_whitespace());
+        for token in tokens {
+            let (key, value) = token.split_once('=').ok_or_else(|| ParamsError::NotKeyValue(token.to_owned()))?;
+            let (term, letter) = match key.split_once('.') {
+                Some(("mob", letter)) => (Term::Mobility, letter),
+                Some(("ctr", letter)) => (Term::Centre, letter),
+                Some(_) => return Err(ParamsError::UnknownTerm(key.to_owned())),
+                None => (Term::Value, key),
+            };
+            let mut chars = letter.chars();
+            let role = match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_ascii_uppercase() => variant.role_for_char(c),
+                _ => None,
+            }
+            .ok_or_else(|| ParamsError::UnknownPiece { key: key.to_owned(), variant })?;
+            if role.is_royal() || (role == Role::Pawn && term == Term::Mobility) {
+                return Err(ParamsError::NoSuchTerm(key.to_owned()));
+            }
+            let value: i32 = value
+                .parse()
+                .ok()
+                .filter(|v: &i32| (-10_000..=10_000).contains(v))
+                .ok_or_else(|| ParamsError::BadValue { key: key.to_owned(), value: value.to_owned() })?;
+            *params.slot(term, role) = value;
+        }
+        Ok(params)
+    }
+
+    /// Every term the variant's pieces use, in the format [`Params::parse`] reads.
+    pub fn to_text(&self, variant: Variant) -> String {
+        let roles: Vec<Role> = variant.roles().iter().copied().filter(|r| !r.is_royal()).collect();
+        let mut tokens: Vec<String> = roles.iter().map(|r| format!("{}={}", r.upper_char(), self.value(*r))).collect();
+        tokens.extend(
+            roles
+                .iter()
+                .filter(|r| **r != Role::Pawn)
+                .map(|r| format!("mob.{}={}", r.upper_char(), self.mobility[r.index()])),
+        );
+        tokens.extend(roles.iter().map(|r| format!("ctr.{}={}", r.upper_char(), self.centre[r.index()])));
+        tokens.join(" ")
+    }
 }
+
+/// The terms of the Texel tuning runs (docs/engine.md, "Texel tuning": 200 self-play games at
+/// 2,000 nodes a move, seed 24) that replace [`Params::estimates`], by variant; each variant's
+/// set is kept only as a whole, and only where its held-out error fell and it scored at least
+/// half against the estimates in a match at 4,000 nodes a move.
+fn tuned(variant: Variant) -> &'static [(Term, Role, i32)] {
+    use Role::*;
+    use Term::*;
+    match variant {
+        Variant::Golem => &[
+            (Value, Knight, 240),
+            (Value, Bishop, 370),
+            (Value, Rook, 350),
+            (Value, Queen, 910),
+            (Value, Golem, 1090),
+            (Value, HalfGolem, 370),
+            (Mobility, Knight, 0),
+            (Mobility, Bishop, 3),
+            (Mobility, Rook, 5),
+            (Mobility, Queen, 8),
+            (Mobility, Golem, 7),
+            (Mobility, HalfGolem, 8),
+            (Centre, Knight, 1),
+            (Centre, Bishop, 0),
+            (Centre, Rook, 8),
+            (Centre, Queen, 8),
+            (Centre, Golem, 7),
+            (Centre, HalfGolem, 8),
+        ],
+        Variant::Werewolf => &[
+            (Value, Knight, 250),
+            (Value, Bishop, 310),
+            (Value, Rook, 440),
+            (Value, Werewolf, 1190),
+            (Mobility, Knight, 6),
+            (Mobility, Bishop, 8),
+            (Mobility, Rook, 8),
+            (Mobility, Werewolf, 1),
+            (Centre, Knight, 8),
+            (Centre, Bishop, 8),
+            (Centre, Rook, 8),
+            (Centre, Werewolf, 5),
+        ],
+        Variant::UnicornGreat => &[
+            (Value, Knight, 180),
+            (Value, Bishop, 390),
+            (Value, Queen, 1390),
+            (Value, Unicorn, 1130),
+            (Value, Chancellor, 1120),
+            (Value, Lion, 600),
+            (Mobility, Knight, 8),
+            (Mobility, Bishop, 8),
+            (Mobility, Unicorn, 4),
+            (Mobility, Chancellor, 3),
+            (Mobility, Lion, 6),
+            (Centre, Knight, 6),
+            (Centre, Bishop, 1),
+            (Centre, Rook, 7),
+            (Centre, Queen, 0),
+            (Centre, Unicorn, 4),
+            (Centre, Chancellor, 0),
+            (Centre, Lion, 0),
+        ],
+        _ => &[],
+    }
+}
+
+/// Which table of [`Params`] a term is in.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Term {
+    Value,
+    Mobility,
+    Centre,
+}
+
+/// What is wrong with a [`Params::parse`] text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamsError {
+    /// A token without `=`.
+    NotKeyValue(String),
+    /// A key `X.Y` whose `X` is neither `mob` nor `ctr`.
+    UnknownTerm(String),
+    /// A key whose letter is not one of the variant's pieces.
+    UnknownPiece { key: String, variant: Variant },
+    /// A term the evaluation does not have (a royal piece's, a pawn's mobility).
+    NoSuchTerm(String),
+    /// A value that is not a whole number of centipawns within ±10,000.
+    BadValue { key: String, value: String },
+}
+
+impl std::fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamsError::NotKeyValue(token) => write!(f, "`{token}` is not KEY=VALUE"),
+            ParamsError::UnknownTerm(key) => write!(f, "`{key}`: a term is `mob.` or `ctr.` and a piece letter"),
+            ParamsError::UnknownPiece { key, variant } => {
+                write!(f, "`{key}`: not a piece letter of {} (upper case, one letter)", variant.id())
+            }
+            ParamsError::NoSuchTerm(key) => write!(f, "`{key}`: the evaluation has no such term"),
+            ParamsError::BadValue { key, value } => {
+                write!(f, "`{key}={value}`: the value is not whole centipawns within ±10000")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamsError {}
 
 /// Non-royal, non-pawn material of both sides at the start (for the game phase).
 fn start_material(params: &Params, variant: Variant) -> i32 {

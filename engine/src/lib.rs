@@ -25,14 +25,16 @@
 pub mod bench;
 pub mod eval;
 pub mod level;
+pub mod opening;
 pub mod order;
 pub mod puzzle;
 pub mod rng;
 pub mod search;
+pub mod texel;
 pub mod tt;
 pub mod uci;
 pub mod zobrist;
 
-pub use eval::{Evaluator, Params};
+pub use eval::{Evaluator, Params, ParamsError};
 pub use level::{accepts_draw, allows_takeback, should_resign, BadLevel, Clock, Level};
 pub use search::{Info, Limits, Noise, Score, SearchResult, Searcher, MATE};

@@ -130,7 +130,7 @@ mod web;
 #[cfg(test)]
 mod testing;
 
-pub use analyses::{AnalysedPly, Analysis, Eval, Judgement};
+pub use analyses::{AnalysedPly, Analysis, Eval, Judge, Judgement};
 #[cfg(feature = "tokio")]
 pub use async_store::AsyncStore;
 pub use backup::{backup, BackupError, BackupSummary};

@@ -22,15 +22,6 @@ text_enum! {
     }
 }
 
-text_enum! {
-    /// The kind of judge as the `judge` column holds it.
-    pub enum JudgeKind ("analysis judge") {
-        Chimera => "chimera",
-        Outside => "outside",
-        ChimeraInstead => "chimera-instead",
-    }
-}
-
 /// The engine that judged an analysis. An outside engine is named as it gave its name (UCI's
 /// `id name`): text from outside, to be shown as such.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,11 +35,12 @@ pub enum Judge {
 }
 
 impl Judge {
-    fn kind(&self) -> JudgeKind {
+    /// The kind of judge, as the `judge` column holds it.
+    fn kind(&self) -> &'static str {
         match self {
-            Judge::Chimera => JudgeKind::Chimera,
-            Judge::Outside { .. } => JudgeKind::Outside,
-            Judge::ChimeraInstead { .. } => JudgeKind::ChimeraInstead,
+            Judge::Chimera => "chimera",
+            Judge::Outside { .. } => "outside",
+            Judge::ChimeraInstead { .. } => "chimera-instead",
         }
     }
 
@@ -101,17 +93,17 @@ impl ReadTx<'_> {
             ),
             params![game],
             |row| {
-                let judge = match (row.get::<JudgeKind>(3)?, row.get::<Option<String>>(4)?) {
-                    (JudgeKind::Chimera, None) => Judge::Chimera,
-                    (JudgeKind::Outside, Some(name)) => Judge::Outside { name },
-                    (JudgeKind::ChimeraInstead, Some(outside)) => Judge::ChimeraInstead { outside },
-                    // The table's check allows nothing else.
+                let judge = match (row.get::<String>(3)?.as_str(), row.get::<Option<String>>(4)?) {
+                    ("chimera", None) => Judge::Chimera,
+                    ("outside", Some(name)) => Judge::Outside { name },
+                    ("chimera-instead", Some(outside)) => Judge::ChimeraInstead { outside },
+                    // The table's checks allow nothing else.
                     _ => {
                         return Err(Error::Column {
-                            column: 4,
+                            column: 3,
                             problem: ColumnError::Type {
-                                expected: "an engine's name for an outside judge alone",
-                                found: "a name where none belongs, or none where one does",
+                                expected: "a judge, with an engine's name for an outside one alone",
+                                found: "another judge, or a name that does not fit it",
                             },
                         })
                     }

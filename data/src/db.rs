@@ -16,7 +16,7 @@ use crate::pg::{self, PgConn};
 use crate::sql::Conn;
 
 /// The schema version this build writes (the same number on both backends).
-pub const SCHEMA_VERSION: usize = 17;
+pub const SCHEMA_VERSION: usize = 18;
 
 /// Where the database lives unless the operator says otherwise: `chimera.db` in the working
 /// directory.

@@ -60,6 +60,11 @@
 //! - **Announcements** (the outbox): [`WriteTx::queue_post`] in the transaction that makes an
 //!   announcement true, held by the writer while it posts; [`WriteTx::claim_posts`] gives the
 //!   writer its own and anyone the posts whose hold ran out; [`WriteTx::delete_post`] once posted.
+//! - **Puzzle scans** (a game's scan runs for seconds to minutes between transactions):
+//!   [`WriteTx::claim_game_to_scan`] leases the earliest game not yet scanned to its caller
+//!   until an expiry, passing over games another holder's live claim holds;
+//!   [`WriteTx::renew_scan_claim`] extends it, and [`WriteTx::record_scan`] ends it. A holder
+//!   that dies holds its game until the claim expires; then anyone's claim takes it.
 //! - **Tournament steps** (which open places on the chat platform between their transactions):
 //!   a lease per tournament, [`WriteTx::acquire_lease`] before the step and
 //!   [`WriteTx::release_lease`] after, with an expiry longer than a step takes. A holder that dies
@@ -130,7 +135,7 @@ mod web;
 #[cfg(test)]
 mod testing;
 
-pub use analyses::{AnalysedPly, Analysis, Eval, Judgement};
+pub use analyses::{AnalysedPly, Analysis, Eval, Judge, Judgement};
 #[cfg(feature = "tokio")]
 pub use async_store::AsyncStore;
 pub use backup::{backup, BackupError, BackupSummary};

@@ -75,6 +75,7 @@ const MIGRATIONS: [&str; SCHEMA_VERSION] = [
     include_str!("migrations/postgres/016_user_settings.sql"),
     include_str!("migrations/postgres/017_daily_puzzle.sql"),
     include_str!("migrations/postgres/018_team_games.sql"),
+    include_str!("migrations/postgres/019_analysis_judge.sql"),
 ];
 
 /// Taken (for the transaction) by whoever migrates, so processes starting together migrate

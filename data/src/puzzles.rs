@@ -4,6 +4,9 @@
 //!
 //! - a game is scanned once: its puzzles and its scan row commit together, and a second scan of
 //!   the same game finds the row and writes nothing;
+//! - a game is scanned by one process at a time: a scanner claims the game first
+//!   ([`WriteTx::claim_game_to_scan`]), a lease that no other holder gets while it is live, and
+//!   that anyone may take once it has expired (so a scanner that died gives its game up);
 //! - a puzzle is offered only where its source game may be seen, never to a player twice;
 //! - a player has at most one open attempt per channel, and an attempt's progress moves only
 //!   from the value its caller read (two answers at once: one counts);
@@ -165,8 +168,15 @@ pub struct ScanTotals {
     pub cpu_ms: i64,
 }
 
+/// The lease that claims `game` for a scan; the SQL of [`WriteTx::claim_game_to_scan`] writes
+/// the same name (`'puzzle-scan:' || id`).
+fn scan_lease(game: GameId) -> String {
+    format!("puzzle-scan:{game}")
+}
+
 impl ReadTx<'_> {
-    /// Finished games not yet scanned for puzzles, the earliest finished first.
+    /// Finished games not yet scanned for puzzles, the earliest finished first: all that wait,
+    /// claimed or not (a scanner takes its game with [`WriteTx::claim_game_to_scan`]).
     pub fn games_to_scan(&self, limit: u32) -> Result<Vec<GameId>> {
         self.conn().query(
             sql!(
@@ -267,9 +277,46 @@ impl ReadTx<'_> {
 }
 
 impl WriteTx<'_> {
+    /// Claims the game `holder` is to scan next: the earliest finished game not yet scanned
+    /// that no other holder has claimed until after `now`, leased to `holder` until
+    /// `expires_at` (a claim `holder` has already is renewed, so a scanner that failed half-way
+    /// takes its own game again). `None` when no game is left to claim.
+    ///
+    /// Two scanners asking at once get different games: the claim is a row of `leases`, taken
+    /// as [`WriteTx::acquire_lease`] takes it, in the transaction that chose the game. A
+    /// scanner that dies holds its game only until `expires_at`; one that scans for longer
+    /// renews the claim first ([`WriteTx::renew_scan_claim`]).
+    pub fn claim_game_to_scan(&self, holder: &str, now: Millis, expires_at: Millis) -> Result<Option<GameId>> {
+        let game: Option<GameId> = self.conn().query_opt(
+            sql!(
+                "SELECT g.id FROM games g
+                 WHERE g.state = 'finished'
+                   AND NOT EXISTS (SELECT 1 FROM puzzle_scans s WHERE s.game_id = g.id)
+                   AND NOT EXISTS (SELECT 1 FROM leases l
+                                   WHERE l.name = 'puzzle-scan:' || g.id AND l.holder <> $1 AND l.expires_at > $2)
+                 ORDER BY g.finished_at, g.id
+                 LIMIT 1"
+            ),
+            params![holder, now],
+            |row| row.get(0),
+        )?;
+        let Some(game) = game else { return Ok(None) };
+        // The query above found no live claim of another holder in this very transaction, so
+        // the lease is `holder`'s; `None` here would be a claim the query missed.
+        Ok(self.acquire_lease(&scan_lease(game), holder, now, expires_at)?.map(|_| game))
+    }
+
+    /// Extends `holder`'s claim on `game` to `expires_at`; `false` (and nothing changed) when
+    /// another holder took the game over after the claim expired: the scan is theirs now.
+    pub fn renew_scan_claim(&self, game: GameId, holder: &str, now: Millis, expires_at: Millis) -> Result<bool> {
+        Ok(self.acquire_lease(&scan_lease(game), holder, now, expires_at)?.is_some())
+    }
+
     /// Records a game's scan and the puzzles it found, all or nothing; `false` (and nothing
-    /// written) when the game was scanned already.
+    /// written) when the game was scanned already. Either way the game's claim goes: a
+    /// scanned game is never claimed again.
     pub fn record_scan(&self, game: GameId, found: &[NewPuzzle], cpu_ms: i64, now: Millis) -> Result<bool> {
+        self.conn().execute(sql!("DELETE FROM leases WHERE name = $1"), params![scan_lease(game)])?;
         let inserted = self.conn().execute(
             sql!(
                 "INSERT INTO puzzle_scans (game_id, found, cpu_ms, scanned_at) VALUES ($1, $2, $3, $4)
@@ -548,7 +595,54 @@ mod tests {
             .unwrap();
     }
 
+    /// Two stores on one database, as two processes of a deployment: a game one claims is not
+    /// the other's until the claim expires, and a recorded game is nobody's.
+    fn a_game_claimed_for_a_scan_is_left_to_its_claimant_until_the_claim_expires(db: &TestDb) {
+        let (mut one, mut two) = (db.store(), db.store());
+        let (first, second) = one
+            .write(|tx| {
+                let (white, black) = two_players(tx);
+                let finished = |channel: &str, at: Millis| {
+                    let id = tx.create_game(&new_game(channel, white, black), 1)?.id;
+                    let finish = Finish { result: GameResult::Draw, reason: "agreement".into(), ratings: vec![] };
+                    tx.finish_game(id, &finish, at)?;
+                    Ok::<_, Error>(id)
+                };
+                Ok((finished("c1", 10)?, finished("c2", 20)?))
+            })
+            .unwrap();
+        let claim = |store: &mut Store, holder: &'static str, now: Millis| {
+            store.write(move |tx| tx.claim_game_to_scan(holder, now, now + 1_000)).unwrap()
+        };
+        // The earliest finished to the first to ask; the next one to the other.
+        assert_eq!(claim(&mut one, "one", 100), Some(first));
+        assert_eq!(claim(&mut two, "two", 200), Some(second));
+        assert_eq!(claim(&mut two, "two", 300), Some(second), "its own claim, renewed: not the first");
+        assert_eq!(claim(&mut one, "three", 400), None, "both claimed and live");
+        // Both waiting still, claimed or not.
+        assert_eq!(one.read(|tx| tx.games_to_scan(10)).unwrap(), [first, second]);
+        // "one" dies; once its claim has expired (at 1,100), another takes the game.
+        assert_eq!(claim(&mut two, "two", 1_099), Some(second));
+        assert_eq!(claim(&mut two, "three", 1_100), Some(first));
+        assert!(!one.write(move |tx| tx.renew_scan_claim(first, "one", 1_200, 2_200)).unwrap(), "taken over");
+        assert!(two.write(move |tx| tx.renew_scan_claim(first, "three", 1_200, 2_200)).unwrap());
+        // Recorded, by whoever: offered to nobody again, even its claimant, even after expiry.
+        assert!(two.write(move |tx| tx.record_scan(first, &[], 5, 1_300)).unwrap());
+        assert_eq!(claim(&mut one, "three", 1_400), None, "the game left is still two's");
+        assert_eq!(claim(&mut one, "three", 2_100), Some(second), "two's claim expired at 2,099");
+        assert!(one.write(move |tx| tx.record_scan(second, &[puzzle(7)], 5, 2_200)).unwrap());
+        assert_eq!(claim(&mut one, "one", 10_000), None);
+        assert_eq!(claim(&mut two, "two", 10_000), None);
+        assert_eq!(claim(&mut two, "three", 10_000), None);
+        assert_eq!(two.read(|tx| tx.games_to_scan(10)).unwrap(), Vec::<GameId>::new());
+        // The claims went with their records.
+        for game in [first, second] {
+            assert_eq!(one.read(move |tx| tx.lease(&scan_lease(game))).unwrap(), None);
+        }
+    }
+
     on_both_backends!(
+        a_game_claimed_for_a_scan_is_left_to_its_claimant_until_the_claim_expires,
         a_game_is_scanned_once_and_its_puzzles_kept_whole,
         a_puzzle_is_offered_only_where_its_game_may_be_seen_and_once,
         an_attempt_moves_once_per_answer_and_ends_with_both_ratings

@@ -36,6 +36,7 @@ pub(crate) fn migrations() -> Migrations<'static> {
         M::up(include_str!("migrations/sqlite/016_user_settings.sql")),
         M::up(include_str!("migrations/sqlite/017_daily_puzzle.sql")),
         M::up(include_str!("migrations/sqlite/018_team_games.sql")),
+        M::up(include_str!("migrations/sqlite/019_analysis_judge.sql")),
     ])
 }
 

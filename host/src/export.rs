@@ -107,6 +107,8 @@ pub struct KeptAnalysis {
     pub marks: Vec<(render::Mark, Option<String>)>,
     /// White's and Black's accuracy in percent.
     pub accuracy: [Option<f64>; 2],
+    /// The engine that judged: an outside engine's name is its own text, to be shown as such.
+    pub judge: data::Judge,
 }
 
 impl KeptAnalysis {
@@ -135,7 +137,7 @@ impl KeptAnalysis {
                 Some((Mark { ply, judgement }, p.better.clone()))
             })
             .collect();
-        KeptAnalysis { evals, marks, accuracy: analysis.accuracy }
+        KeptAnalysis { evals, marks, accuracy: analysis.accuracy, judge: analysis.judge.clone() }
     }
 }
 

@@ -116,6 +116,7 @@ async fn a_planted_blunder_is_marked_in_every_variant_and_the_pgn_reads_back() {
         assert_eq!(kept.plies[blunder].judgement, Some(data::Judgement::Blunder), "{variant:?}");
         assert!(kept.plies[blunder].better.is_some(), "{variant:?}");
         assert_eq!(kept.plies[0].judgement, None, "no move led to the start");
+        assert_eq!(kept.judge, data::Judge::Chimera, "{variant:?}: no outside engine is set");
     }
 }
 

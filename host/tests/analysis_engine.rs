@@ -119,6 +119,7 @@ async fn stockfish_judges_a_chess_game_and_the_answer_names_it() {
     assert!(pgn.contains("[%eval #-1]"), "after g4 Black mates in one: {pgn}");
     let kept = club.host.store().read(|tx| tx.analysis(1)).await.unwrap().expect("kept for the web page");
     assert_eq!(kept.plies[3].judgement, Some(data::Judgement::Blunder));
+    assert!(matches!(&kept.judge, data::Judge::Outside { name } if name.starts_with("Stockfish")), "{:?}", kept.judge);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -170,6 +171,9 @@ async fn a_script_engine_judges_when_it_works() {
     let reply = club.say("alice", "g", "/analyse 1").await;
     let said = summary(&reply);
     assert!(said.contains("by Fake Engine, 50 ms a position"), "{said}");
+    // Kept with its judge, for the game's page.
+    let kept = club.host.store().read(|tx| tx.analysis(1)).await.unwrap().expect("kept for the web page");
+    assert_eq!(kept.judge, data::Judge::Outside { name: "Fake Engine".into() });
     // Its score for every position is +0.12 for the side to move: White's evaluation alternates.
     let pgn = host::typed::plain(&reply.messages[1].text);
     assert!(pgn.contains("1. Nf3 { [%eval -0.12] } 1... Nf6 { [%eval 0.12] }"), "{pgn}");
@@ -195,4 +199,7 @@ async fn an_engine_dying_half_way_is_replaced_and_progress_never_goes_back() {
     // Chimera's scale throughout: its evaluations, not the script's +0.12 everywhere.
     let pgn = host::typed::plain(&reply.messages[1].text);
     assert!(pgn.contains("[Annotator \"Chimera\"]"), "{pgn}");
+    // Kept as Chimera's judgement, naming the engine that failed.
+    let kept = club.host.store().read(|tx| tx.analysis(1)).await.unwrap().expect("kept for the web page");
+    assert_eq!(kept.judge, data::Judge::ChimeraInstead { outside: "Fake Engine".into() });
 }

@@ -323,6 +323,26 @@ async fn the_job_scans_a_finished_game_once_across_a_restart_and_its_puzzle_is_s
 }
 
 #[tokio::test]
+async fn the_job_leaves_a_game_another_process_claimed_until_the_claim_expires() {
+    let club = Club::open().await;
+    club.game("club", "alice", "bob", "chess", "").await;
+    club.moves("club", "alice", "bob", &SCHOLARS_MATE).await;
+    // Another process of the deployment claimed the game, and lives: its claim runs on.
+    let store = club.host.store();
+    let claimed = store.write(|tx| tx.claim_game_to_scan("elsewhere:1:1", 0, i64::MAX)).await.unwrap();
+    assert_eq!(claimed, Some(1));
+    assert_eq!(club.host.scan_next_game().await.unwrap(), None, "the other process's to scan");
+    assert!(store.read(|tx| tx.scan_totals()).await.unwrap().is_empty(), "nothing scanned here");
+    // It died, and its claim ran out: this process takes the game over and scans it.
+    assert!(store.write(|tx| tx.renew_scan_claim(1, "elsewhere:1:1", 0, 1)).await.unwrap());
+    let scanned = club.host.scan_next_game().await.unwrap().expect("the game, its claim expired");
+    assert_eq!((scanned.game, scanned.recorded), (1, true));
+    assert!(scanned.puzzles >= 1, "{scanned:?}");
+    // Recorded: nobody's to claim again.
+    assert_eq!(store.write(|tx| tx.claim_game_to_scan("elsewhere:1:1", 5, 10)).await.unwrap(), None);
+}
+
+#[tokio::test]
 async fn a_black_solver_sees_the_board_from_black_s_side() {
     let club = Club::open().await;
     let game = finished_game(&club, &Place::console("club")).await;

@@ -3,6 +3,7 @@
 //! shown position as a line. Every point is a link to its position, so the graph steps through
 //! the game without the script.
 
+use data::Judge;
 use host::export::KeptAnalysis;
 use maud::{html, Markup};
 
@@ -24,6 +25,18 @@ const MARGIN: f64 = 5.0;
 /// White's chances from -1 to 1, drawn from the bottom (Black wins) to the top (White wins).
 fn y(chances: f64) -> f64 {
     MARGIN + (HEIGHT / 2.0 - MARGIN) * (1.0 - chances.clamp(-1.0, 1.0))
+}
+
+/// Which engine judged, as the `/analyse` answer said it. An outside engine's name is its own
+/// text: maud escapes it like anything interpolated.
+fn judged_by(judge: &Judge) -> Markup {
+    match judge {
+        Judge::Chimera => html! { "Judged by Chimera's engine." },
+        Judge::Outside { name } => html! { "Judged by " (name) "." },
+        Judge::ChimeraInstead { outside } => {
+            html! { "Judged by Chimera's engine (the engine set for this variant, " (outside) ", could not be used)." }
+        }
+    }
 }
 
 /// The graph, with `shown` (the ply on the board) marked; links keep `flip`.
@@ -60,6 +73,7 @@ pub fn graph(analysis: &KeptAnalysis, shown: usize, flip: bool) -> Markup {
                 }
             }
             figcaption {
+                (judged_by(&analysis.judge)) " "
                 "Accuracy: White " (accuracy(analysis.accuracy[0])) ", Black " (accuracy(analysis.accuracy[1]))
             }
         }
@@ -78,6 +92,7 @@ mod tests {
             evals: vec![Eval::Centipawns(0), Eval::Centipawns(-400), Eval::Mate { winner: Color::White, moves: 0 }],
             marks: vec![(Mark { ply: 1, judgement: Judgement::Blunder }, Some("<b>Nf3</b>".into()))],
             accuracy: [Some(50.4), None],
+            judge: data::Judge::Chimera,
         };
         let svg = graph(&analysis, 2, true).into_string();
         assert!(svg.contains("points=\"0,120 0.0,60.0 300.0,94.5 "), "{svg}");
@@ -89,5 +104,24 @@ mod tests {
         assert!(svg.contains("blunder (better: &lt;b&gt;Nf3&lt;/b&gt;)"), "escaped: {svg}");
         assert!(svg.contains("Accuracy: White 50%, Black -"), "{svg}");
         assert!(svg.contains("x1=\"600\""), "the shown ply's line: {svg}");
+        assert!(svg.contains("<figcaption>Judged by Chimera's engine. Accuracy: White 50%"), "{svg}");
+    }
+
+    #[test]
+    fn the_caption_names_the_judge_and_escapes_an_outside_engine_s_name() {
+        let with = |judge| {
+            let analysis =
+                KeptAnalysis { evals: vec![Eval::Centipawns(0)], marks: vec![], accuracy: [None, None], judge };
+            graph(&analysis, 0, false).into_string()
+        };
+        let outside = with(Judge::Outside { name: "<i>Stockfish</i> 16".into() });
+        assert!(outside.contains("Judged by &lt;i&gt;Stockfish&lt;/i&gt; 16. Accuracy"), "{outside}");
+        let instead = with(Judge::ChimeraInstead { outside: "Fake & Co".into() });
+        assert!(
+            instead.contains(
+                "Judged by Chimera's engine (the engine set for this variant, Fake &amp; Co, could not be used)."
+            ),
+            "{instead}"
+        );
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use common::{get, head, read_until};
 
 use data::{
-    AnalysedPly, Analysis, AsyncStore, ClockKind, Eval, Finish, Game, GameResult, Judgement, NewGame, NewMove,
+    AnalysedPly, Analysis, AsyncStore, ClockKind, Eval, Finish, Game, GameResult, Judge, Judgement, NewGame, NewMove,
     TimeControl, WebKey,
 };
 use rules::{Position, Variant};
@@ -119,6 +119,8 @@ async fn an_analysed_game_shows_its_graph_and_its_marked_moves() {
             ply(Eval::Mate { winner: data::Color::Black, moves: 0 }, None, None),
         ],
         accuracy: [Some(12.0), Some(98.0)],
+        // The name an outside engine gave, markup and all: the page shows it as text.
+        judge: Judge::Outside { name: "Stockfish <b>16</b>".into() },
         analysed_at: now(),
     };
     // As the host has it: only a finished game is analysed.
@@ -134,6 +136,7 @@ async fn an_analysed_game_shows_its_graph_and_its_marked_moves() {
     let html = get(served.addr(), &served.page()).await.text();
     assert!(html.contains("<figure class=\"graph\">"), "{html}");
     assert!(html.contains("Accuracy: White 12%, Black 98%"), "{html}");
+    assert!(html.contains("Judged by Stockfish &lt;b&gt;16&lt;/b&gt;."), "the judge, escaped: {html}");
     assert!(html.contains(">f3<span class=\"mark inaccuracy\" title=\"inaccuracy (better: e4)\">?!</span>"), "{html}");
     assert!(html.contains(">g4<span class=\"mark blunder\" title=\"blunder (better: Nc3)\">??</span>"), "{html}");
     assert_eq!(html.matches("<circle ").count(), 2, "one dot per marked move");

@@ -96,6 +96,13 @@ fn seed(version: usize) -> String {
         sql += "UPDATE games SET web_key = '00000000000000000000000' || id;
                 UPDATE tournaments SET web_key = 'a0000000000000000000000' || id;";
     }
+    if version >= 14 {
+        // From version 14 on, a game's analysis is kept (here of a game still going: the
+        // schema does not ask).
+        sql += "INSERT INTO analyses (game_id, white_accuracy, black_accuracy, analysed_at)
+                    VALUES (1, 55.5, NULL, 60);
+                INSERT INTO analysis_plies (game_id, ply, centipawns) VALUES (1, 0, 20), (1, 1, -15);";
+    }
     sql
 }
 
@@ -158,6 +165,12 @@ fn every_earlier_version_migrates_to_the_latest_keeping_its_data(backend: &TestD
                     // Version 17: games from before are no team games, with no votes.
                     assert_eq!(record.vote_window, None);
                     assert_eq!(tx.tally(record.game.id, 1)?, vec![]);
+                    // Version 18: analyses from before read as judged by Chimera's engine.
+                    if version >= 14 {
+                        let kept = tx.analysis(record.game.id)?.expect("the old analysis");
+                        assert_eq!(kept.judge, crate::Judge::Chimera, "from version {version}");
+                        assert_eq!((kept.plies.len(), kept.accuracy), (2, [Some(55.5), None]));
+                    }
                     Ok(())
                 })
                 .unwrap();
@@ -170,6 +183,17 @@ fn every_earlier_version_migrates_to_the_latest_keeping_its_data(backend: &TestD
                 // Version 17: a team game, and a vote in it.
                 tx.make_team_game(fresh, 30_000)?;
                 assert_eq!(tx.cast_vote(fresh, 0, black, "e2e4", "e4", 100)?.seq, 1);
+                // Version 18: an analysis with the outside engine that judged it.
+                let judge = crate::Judge::Outside { name: "Stockfish 16".into() };
+                let analysis = crate::Analysis {
+                    game: fresh,
+                    plies: vec![crate::AnalysedPly { eval: crate::Eval::Centipawns(0), judgement: None, better: None }],
+                    accuracy: [None, None],
+                    judge: judge.clone(),
+                    analysed_at: 100,
+                };
+                tx.save_analysis(&analysis)?;
+                assert_eq!(tx.analysis(fresh)?.map(|a| a.judge), Some(judge));
                 let new = crate::NewChallenge {
                     platform: "discord".into(),
                     server: None,

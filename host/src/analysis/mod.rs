@@ -16,7 +16,8 @@
 //! - A move the engine would have played itself is never marked, so a forced recapture is not.
 //! - Where the operator named an outside engine for the game's variant ([`OutsideEngine`]), it
 //!   judges; if it fails at any point, Chimera's own engine judges the whole game instead (one
-//!   engine's scale throughout), and the answer says which engine judged and why.
+//!   engine's scale throughout), and the answer says which engine judged and why. The kept
+//!   analysis names the same judge, so the game's page says it too.
 
 mod outside;
 
@@ -419,7 +420,12 @@ fn stored(game: GameId, analysis: &Analysis, now: i64) -> data::Analysis {
             }
         })
         .collect();
-    data::Analysis { game, plies, accuracy: analysis.accuracy, analysed_at: now }
+    let judge = match &analysis.judge {
+        Judge::Chimera => data::Judge::Chimera,
+        Judge::Outside(name) => data::Judge::Outside { name: name.clone() },
+        Judge::Instead { outside, .. } => data::Judge::ChimeraInstead { outside: outside.clone() },
+    };
+    data::Analysis { game, plies, accuracy: analysis.accuracy, judge, analysed_at: now }
 }
 
 fn data_color(color: Color) -> data::Color {

@@ -6,6 +6,11 @@
 //! - A game is scanned once: its scan row and its puzzles commit together, and the store keeps
 //!   a second scan of the same game (after a restart in the middle of one, or by another
 //!   process of the deployment) from writing anything.
+//! - A game is scanned by one process of the deployment at a time: the job claims it first
+//!   ([`data::WriteTx::claim_game_to_scan`]), for [`CLAIM_MS`], and renews the claim once half
+//!   of it has passed. Another process's job passes over a claimed game, and takes it only once
+//!   the claim has expired (its process died, or stalled that long); a job whose claim was taken
+//!   over so stops scanning that game.
 //! - A game against Chimera waits for at most one step of the job: the job sends its next step
 //!   to the engine's queue only once the last is done (see `scan.rs` for what a step is).
 //! - The job's CPU stays within its budget ([`crate::Settings::puzzle_cpu`], a share of one
@@ -28,6 +33,10 @@ use crate::Host;
 /// How long the job waits when no game is left to scan, or after a failure.
 const IDLE: Duration = Duration::from_secs(15);
 
+/// How long a claim on a game keeps other processes off it: far longer than a step, so that
+/// a live job always renews in time, and short enough that a dead one's game soon goes on.
+const CLAIM_MS: i64 = 10 * 60 * 1000;
+
 /// What one game's scan did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scanned {
@@ -36,7 +45,8 @@ pub struct Scanned {
     pub puzzles: usize,
     /// The CPU its steps took, in milliseconds.
     pub cpu_ms: i64,
-    /// Whether this scan was the one recorded (`false`: another scan of it came first).
+    /// Whether this scan was the one recorded (`false`: another scan of it came first, or
+    /// another process took the game over and this scan stopped).
     pub recorded: bool,
 }
 
@@ -80,9 +90,12 @@ impl Host {
         }
     }
 
-    /// Scans the next game, sleeping after each step as `percent` asks (`None`: no pause).
+    /// Claims and scans the next game, sleeping after each step as `percent` asks (`None`: no
+    /// pause).
     async fn scan_next(&self, percent: Option<u32>) -> Result<Option<Scanned>, ScanError> {
-        let Some(&game) = self.store().read(|tx| tx.games_to_scan(1)).await?.first() else { return Ok(None) };
+        let (holder, now) = (self.inner.holder.clone(), self.now());
+        let claimed = self.store().write(move |tx| tx.claim_game_to_scan(&holder, now, now + CLAIM_MS)).await?;
+        let Some(game) = claimed else { return Ok(None) };
         let found = self
             .store()
             .read(move |tx| {
@@ -94,7 +107,15 @@ impl Host {
         let (found, cpu) = match Table::new(found.0, found.1, found.2) {
             Ok(table) => {
                 let positions = table.game.positions().to_vec();
-                self.scan_steps(Scan::new(table.variant(), positions, FinderSettings::default()), percent).await?
+                let scan = Scan::new(table.variant(), positions, FinderSettings::default());
+                match self.scan_steps(game, now, scan, percent).await? {
+                    Steps::Done(found, cpu) => (found, cpu),
+                    Steps::TakenOver(cpu) => {
+                        tracing::info!(game, "another process took the game's scan over: this one stops");
+                        let cpu_ms = i64::try_from(cpu.as_millis()).unwrap_or(i64::MAX);
+                        return Ok(Some(Scanned { game, puzzles: 0, cpu_ms, recorded: false }));
+                    }
+                }
             }
             Err(refusal) => {
                 tracing::warn!(game, "a game that cannot be replayed is left without puzzles: {}", refusal.text());
@@ -108,9 +129,27 @@ impl Host {
         Ok(Some(Scanned { game, puzzles: found.len(), cpu_ms, recorded }))
     }
 
-    /// Runs `scan` one step at a time on the engine's threads.
-    async fn scan_steps(&self, mut scan: Scan, percent: Option<u32>) -> Result<(Vec<Puzzle>, Duration), ScanError> {
+    /// Runs `scan` of `game`, claimed at `claimed`, one step at a time on the engine's threads,
+    /// renewing the claim whenever half of it has passed.
+    async fn scan_steps(
+        &self,
+        game: GameId,
+        mut claimed: data::Millis,
+        mut scan: Scan,
+        percent: Option<u32>,
+    ) -> Result<Steps, ScanError> {
+        let mut cpu = Duration::ZERO;
         while !scan.is_done() {
+            let now = self.now();
+            if now - claimed >= CLAIM_MS / 2 {
+                let holder = self.inner.holder.clone();
+                let renewed =
+                    self.store().write(move |tx| tx.renew_scan_claim(game, &holder, now, now + CLAIM_MS)).await?;
+                if !renewed {
+                    return Ok(Steps::TakenOver(cpu));
+                }
+                claimed = now;
+            }
             let (back, spent) = self
                 .inner
                 .pool
@@ -121,12 +160,22 @@ impl Host {
                 .await
                 .ok_or_else(|| ScanError("the engine's threads are gone".into()))?;
             scan = back;
+            cpu += spent;
             if let Some(percent) = percent {
                 tokio::time::sleep(pause(spent, percent)).await;
             }
         }
-        Ok(scan.finish())
+        let (found, total) = scan.finish();
+        Ok(Steps::Done(found, total))
     }
+}
+
+/// How a game's steps ended.
+enum Steps {
+    /// Every step ran: the puzzles found and the CPU they took.
+    Done(Vec<Puzzle>, Duration),
+    /// Another process took the game over (this one's claim had expired): the CPU spent.
+    TakenOver(Duration),
 }
 
 /// The sleep after a step that took `spent` of CPU, for the job to use `percent` of one core.

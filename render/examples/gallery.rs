@@ -162,13 +162,18 @@ fn console_script() -> String {
         script += &format!("alice{at}: /challenge @bob variant:{variant} color:white\nbob{at}: /accept\n");
         let mut position = Position::start(variant);
         for m in game.moves() {
-            let player = if position.turn() == Color::White { "alice" } else { "bob" };
-            script += &format!("{player}{at}: /move {}\n", position.coord_token(m));
+            let mover = position.turn();
+            let player = if mover == Color::White { "alice" } else { "bob" };
+            let text = position.coord_token(m);
             position = position.after(m);
+            // A Grolman turn that leaves its own king attacked loses, and asks to be confirmed.
+            let loses = position.outcome().is_some_and(|o| o.winner() == Some(!mover));
+            let confirm = if loses { " confirm:yes" } else { "" };
+            script += &format!("{player}{at}: /move {text}{confirm}\n");
         }
         if game.outcome().is_none() {
             let loser = if variant == Variant::Chess { "bob" } else { "alice" };
-            script += &format!("{loser}{at}: /resign\n");
+            script += &format!("{loser}{at}: /resign confirm:yes game:{}\n", i + 1);
         }
         script += &format!("alice{at}: /analyse game:{}\n", i + 1);
     }

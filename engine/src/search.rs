@@ -271,6 +271,15 @@ fn null_move_sound(variant: Variant) -> bool {
     variant.has_check_rule()
 }
 
+/// Futility and late-move pruning skip quiet moves near the horizon, never in check: they
+/// trust only that a quiet move seldom lifts the score far, not that the side to move could pass.
+/// That holds in Grolman Chess too: a forced chain often makes moving worse than passing, so the
+/// static score there errs high, which only raises the ceiling a pruned move is given. In Ghost
+/// King Chess an attacked Ghost King is no check, and its escape is a quiet move not to skip.
+fn quiet_pruning_sound(variant: Variant) -> bool {
+    null_move_sound(variant) || variant == Variant::Grolman
+}
+
 /// Whether a royal piece under attack is a check to extend and to answer: where the royal
 /// piece is a king (a Ghost King under attack may simply be left there).
 fn has_check(variant: Variant) -> bool {
@@ -568,18 +577,20 @@ impl Run<'_> {
                 }
             }
         }
-        // Where passing is sound (below), so is trusting the static score: what the side to move
-        // stands on is at least what it can get.
-        let static_eval = (!pv_node && !in_check && null_move_sound(variant) && beta.abs() < MATE - MAX_PLY as i32)
+        // The static score, where some pruning below may trust it: never in check or near a mate.
+        let static_eval = (!pv_node && !in_check && quiet_pruning_sound(variant) && beta.abs() < MATE - MAX_PLY as i32)
             .then(|| self.s.eval.evaluate(pos));
+        // Where passing is sound (below), so is trusting the static score to stand: what the
+        // side to move stands on is at least what it can get.
+        let standing_eval = static_eval.filter(|_| null_move_sound(variant));
         // Reverse futility: a few plies from the horizon, a static score that beats beta by
         // a margin per ply left is taken to hold.
-        if let Some(eval) = static_eval.filter(|_| depth <= RFP_DEPTH) {
+        if let Some(eval) = standing_eval.filter(|_| depth <= RFP_DEPTH) {
             if eval - RFP_MARGIN * depth >= beta {
                 return eval;
             }
         }
-        if let Some(eval) = static_eval.filter(|_| allow_null && depth >= 3) {
+        if let Some(eval) = standing_eval.filter(|_| allow_null && depth >= 3) {
             let us = pos.board().by_color(pos.turn());
             let pawns_and_royal = pos.board().by_role(Role::Pawn) | pos.board().by_role(variant.royal());
             if (us - pawns_and_royal).any() && eval >= beta {
@@ -632,7 +643,8 @@ impl Run<'_> {
             let m = moves[i];
             let child = pos.after(&m);
             let child_key = zobrist::update(key, pos, &child);
-            let quiet = !m.is_capture() && m.promotion.is_none();
+            let quiet =
+                !m.is_capture() && m.promotion.is_none() && m.chain.steps().iter().all(|s| s.promotion.is_none());
             let late = late_moves.is_some_and(|n| i >= n);
             if (futility_ceiling.is_some() || late) && i > 0 && quiet && !child.is_check() {
                 if let Some(ceiling) = futility_ceiling {

@@ -18,7 +18,9 @@
 //!   check, never without a piece besides pawns: Ghost King Chess has no check and is prone to
 //!   zugzwang (a Ghost King must move), and a Grolman turn is a whole chain whose forced
 //!   followers make passing unlike any real turn. Reverse futility pruning, which trusts the
-//!   static score as passing does, runs in the same variants, never in check.
+//!   static score as passing does, runs in the same variants, never in check. Futility and
+//!   late-move pruning, which trust only that a quiet move near the horizon seldom lifts the
+//!   score far, run there and in Grolman Chess, never in check.
 //! - Ghost King Chess: a position where the side to move can take the enemy Ghost King scores
 //!   as a mate in one; one whose own Ghost King is gone as lost. Grolman Chess: a position
 //!   where the side not to move left its own king attacked scores as won for the side to move.

@@ -276,8 +276,9 @@ fn null_move_sound(variant: Variant) -> bool {
 /// Futility and late-move pruning skip quiet moves near the horizon, never in check: they
 /// trust only that a quiet move seldom lifts the score far, not that the side to move could pass.
 /// That holds in Grolman Chess too: a forced chain often makes moving worse than passing, so the
-/// static score there errs high, which only raises the ceiling a pruned move is given. In Ghost
-/// King Chess an attacked Ghost King is no check, and its escape is a quiet move not to skip.
+/// static score there errs high, which only raises the ceiling a pruned move is given. Not in
+/// Ghost King Chess: tried there, with an attacked Ghost King (no check, and its escape is
+/// quiet) left out, they lost their SPRT (docs/engine.md, "Selective search").
 fn quiet_pruning_sound(variant: Variant) -> bool {
     null_move_sound(variant) || variant == Variant::Grolman
 }
@@ -645,8 +646,7 @@ impl Run<'_> {
             let m = moves[i];
             let child = pos.after(&m);
             let child_key = zobrist::update(key, pos, &child);
-            let quiet =
-                !m.is_capture() && m.promotion.is_none() && m.chain.steps().iter().all(|s| s.promotion.is_none());
+            let quiet = !m.is_noisy();
             let late = late_moves.is_some_and(|n| i >= n);
             if (futility_ceiling.is_some() || late) && i > 0 && quiet && !child.is_check() {
                 if let Some(ceiling) = futility_ceiling {

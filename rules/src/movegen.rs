@@ -125,9 +125,7 @@ impl Position {
     /// [`Position::legal_moves_into`].
     pub fn noisy_moves_into(&self, moves: &mut Vec<Move>) {
         self.legal_moves_into(moves);
-        moves.retain(|m| {
-            m.is_capture() || m.promotion.is_some() || m.chain.steps().iter().any(|s| s.promotion.is_some())
-        });
+        moves.retain(Move::is_noisy);
     }
 
     /// The number of legal moves, without building them.

@@ -44,6 +44,23 @@ impl Move {
         self.capture.is_some() || matches!(self.kind, MoveKind::Hop { .. })
     }
 
+    /// Whether the move takes or promotes, a promotion in a Grolman chain included: what
+    /// [`Position::noisy_moves`](crate::Position::noisy_moves) lists.
+    ///
+    /// ```
+    /// use rules::{Position, Role, Variant};
+    ///
+    /// // Grolman Chess: wherever the knight goes, the pawn must fill e8 behind it, and promotes.
+    /// let pos = Position::from_fen(Variant::Grolman, "4N3/4P3/8/8/8/8/8/K6k w - - 0 1")?;
+    /// let (knight, king): (Vec<_>, Vec<_>) = pos.legal_moves().into_iter().partition(|m| m.role == Role::Knight);
+    /// assert!(!knight.is_empty() && knight.iter().all(|m| m.is_noisy() && m.promotion.is_none()));
+    /// assert!(!king.is_empty() && king.iter().all(|m| !m.is_noisy()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_noisy(&self) -> bool {
+        self.is_capture() || self.promotion.is_some() || self.chain.steps().iter().any(|s| s.promotion.is_some())
+    }
+
     pub fn is_castle(&self) -> bool {
         matches!(self.kind, MoveKind::Castle { .. })
     }

@@ -580,8 +580,12 @@ impl Run<'_> {
                 }
             }
         }
-        // The static score, where some pruning below may trust it: never in check or near a mate.
-        let static_eval = (!pv_node && !in_check && quiet_pruning_sound(variant) && beta.abs() < MATE - MAX_PLY as i32)
+        // No pruning below runs at a PV node, in check or near a mate.
+        let quiet_prunable =
+            !pv_node && !in_check && beta.abs() < MATE - MAX_PLY as i32 && quiet_pruning_sound(variant);
+        // The static score, evaluated only where something below reads it: where passing is
+        // sound, reverse futility and the null move; elsewhere futility alone, near the horizon.
+        let static_eval = (quiet_prunable && (null_move_sound(variant) || depth <= FUTILITY_DEPTH))
             .then(|| self.s.eval.evaluate(pos));
         // Where passing is sound (below), so is trusting the static score to stand: what the
         // side to move stands on is at least what it can get.
@@ -619,7 +623,7 @@ impl Run<'_> {
             .filter(|&ceiling| ceiling <= alpha);
         // Late-move pruning, on the same grounds: near the horizon, quiet moves this late in
         // the order seldom refute anything.
-        let late_moves = static_eval.filter(|_| depth <= LMP_DEPTH).map(|_| (LMP_BASE + depth * depth) as usize);
+        let late_moves = (quiet_prunable && depth <= LMP_DEPTH).then_some((LMP_BASE + depth * depth) as usize);
         let mut list = std::mem::take(&mut self.lists[ply]);
         pos.legal_moves_into(&mut list.moves);
         if list.moves.is_empty() {
